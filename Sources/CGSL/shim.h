@@ -1,0 +1,20 @@
+#ifndef ENSIM_CGSL_SHIM_H
+#define ENSIM_CGSL_SHIM_H
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_histogram.h>
+#include <gsl/gsl_errno.h>
+
+// GSL's generator types are mutable globals; Swift 6 strict concurrency rejects
+// reading them directly, so hand them out through functions.
+static inline const gsl_rng_type *ensim_rng_mt19937(void) { return gsl_rng_mt19937; }
+static inline const gsl_rng_type *ensim_rng_ranlxd2(void) { return gsl_rng_ranlxd2; }
+
+// Turn GSL's default abort-on-error into status codes the Swift side checks.
+static inline void ensim_gsl_disable_abort(void) { gsl_set_error_handler_off(); }
+
+#endif

@@ -1,0 +1,2 @@
+// GAEN protocol library: placeholder until the protocol code lands.
+public enum GAEN {}

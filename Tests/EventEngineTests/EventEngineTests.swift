@@ -1,0 +1,4 @@
+import Testing
+@testable import EventEngine
+
+@Test func EventEngineBuilds() { #expect(Bool(true)) }

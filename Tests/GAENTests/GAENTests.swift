@@ -1,0 +1,4 @@
+import Testing
+@testable import GAEN
+
+@Test func GAENBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import GSL
+
+@Test func GSLBuilds() { #expect(Bool(true)) }

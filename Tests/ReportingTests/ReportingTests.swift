@@ -1,0 +1,4 @@
+import Testing
+@testable import Reporting
+
+@Test func ReportingBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Scenario
+
+@Test func ScenarioBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Simulation
+
+@Test func SimulationBuilds() { #expect(Bool(true)) }

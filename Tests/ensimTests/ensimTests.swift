@@ -1,0 +1,4 @@
+import Testing
+@testable import ensim
+
+@Test func ensimBuilds() { #expect(Bool(true)) }
