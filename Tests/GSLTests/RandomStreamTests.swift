@@ -27,7 +27,23 @@ import Testing
         #expect((0..<2000).map { _ in r.next32() } == (0..<2000).map { _ in fresh.next32() })
     }
 
-    /// 64-bit seeding: neighbouring indices must not collapse onto the same 32-bit seed.
+    /// GSL's own MT seeding keeps 32 bits: find two keys whose digests agree in their low
+    /// 32 bits (birthday search) and check that their streams still differ.
+    @Test func seedingUsesAll64Bits() {
+        var seen = [UInt32: UInt64]()
+        var pair: (UInt64, UInt64)?
+        for i in UInt64(0)..<1_000_000 {
+            let low = UInt32(truncatingIfNeeded: StreamKey(seed: 1, stream: "phone", index: i).digest)
+            if let j = seen[low] { pair = (j, i); break }
+            seen[low] = i
+        }
+        guard let (i, j) = pair else { Issue.record("no 32-bit digest collision found"); return }
+        let a = RandomStream(seed: 1, stream: "phone", index: i)
+        let b = RandomStream(seed: 1, stream: "phone", index: j)
+        #expect((0..<4).map { _ in a.next32() } != (0..<4).map { _ in b.next32() })
+    }
+
+    /// Neighbouring indices must give unrelated streams.
     @Test func manyEntityStreamsAreDistinct() {
         var firstDraws = Set<UInt64>()
         let r = RandomStream(seed: 5, stream: "phone")
