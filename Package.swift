@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         // Layer 1: GSL, the one source of randomness and statistics.
@@ -43,7 +44,11 @@ let package = Package(
             "Simulation",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Reporting", dependencies: ["Simulation", "Scenario", "GSL"]),
+        .target(name: "Reporting", dependencies: [
+            "Simulation", "Scenario",
+            .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         // Layer 6: the command-line tool.
         .executableTarget(name: "ensim", dependencies: [
