@@ -43,6 +43,17 @@ import Testing
         #expect((0..<4).map { _ in a.next32() } != (0..<4).map { _ in b.next32() })
     }
 
+    @Test func smallGeneratorIsSeededFromTheWholeKey() {
+        let a = RandomStream(seed: 1, stream: "rot", index: 1, generator: .taus2)
+        let b = RandomStream(seed: 1, stream: "rot", index: 1, generator: .taus2)
+        let c = RandomStream(seed: 1, stream: "rot", index: 2, generator: .taus2)
+        let xa = (0..<100).map { _ in a.next32() }
+        #expect(xa == (0..<100).map { _ in b.next32() })
+        #expect(xa != (0..<100).map { _ in c.next32() })
+        let xs = (0..<100_000).map { _ in a.uniform() }
+        #expect(Statistics.meanConfidenceInterval(xs, confidence: 0.999).contains(0.5))
+    }
+
     /// Neighbouring indices must give unrelated streams.
     @Test func manyEntityStreamsAreDistinct() {
         var firstDraws = Set<UInt64>()
