@@ -41,7 +41,7 @@ let package = Package(
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [
-            "Simulation",
+            "Simulation", "EventEngine",
             .product(name: "Yams", package: "Yams"),
         ]),
         .target(name: "Reporting", dependencies: [

@@ -1,3 +1,4 @@
+import EventEngine
 import Foundation
 import Yams
 
@@ -141,7 +142,7 @@ struct Validator {
         case .text:
             return .text(text)
         case .date:
-            guard ScenarioDate.isValid(text) else {
+            guard CivilCalendar.parseISODate(text) != nil else {
                 report(node, path, "expected \(allowed) (a real calendar date), got \(describe(node))")
                 return defaultValue(field.kind)
             }
@@ -184,19 +185,4 @@ struct Validator {
         case .alias: return "an alias"
         }
     }
-}
-
-/// Strict YYYY-MM-DD parsing for scenario dates (proleptic Gregorian, UTC).
-public enum ScenarioDate {
-    public static func components(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), d >= 1 else { return nil }
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
-        return d <= length ? (y, m, d) : nil
-    }
-
-    public static func isValid(_ text: String) -> Bool { components(text) != nil }
 }

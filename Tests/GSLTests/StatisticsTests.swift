@@ -61,3 +61,17 @@ import Testing
         #expect(throws: GSLError.self) { try Histogram(bins: 0, lower: 0, upper: 1) }
     }
 }
+
+@Suite struct RunningStatisticsTests {
+    @Test func matchesBatchStatistics() {
+        let xs: [Double] = [2, 4, 4, 4, 5, 5, 7, 9]
+        var r = RunningStatistics()
+        xs.forEach { r.add($0) }
+        #expect(r.count == 8 && r.mean == 5)
+        #expect(abs(r.variance - Statistics.variance(xs)) < 1e-12)
+        #expect(r.minimum == 2 && r.maximum == 9)
+        let batch = Statistics.meanConfidenceInterval(xs)
+        let running = r.meanConfidenceInterval()
+        #expect(abs(batch.lower - running.lower) < 1e-12 && abs(batch.upper - running.upper) < 1e-12)
+    }
+}
