@@ -29,12 +29,15 @@ let package = Package(
         ]),
 
         // Layer 3: pure protocol libraries.
+        // System OpenSSL libcrypto for GAEN's batch AES-ECB (RPI derivation hot path).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "GAEN", dependencies: [
+            "CLibCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], exclude: ["Proto/export.proto"]),
 
         // Layer 4: the simulation.
         .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN"]),
