@@ -13,7 +13,9 @@ public final class BatchRPIDeriver {
     private let context: OpaquePointer
     private let cipher: OpaquePointer
     private var input: UnsafeMutableBufferPointer<Bytes16>
-    private var keyIsSet = false
+    /// Intervals currently written into `input[0..<preparedCount]`; keys of one day share them.
+    private var preparedFirstInterval: UInt32 = 0
+    private var preparedCount = 0
 
     public init(capacity: Int = BatchRPIDeriver.defaultCapacity) throws(GAENError) {
         guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil) else {
@@ -47,13 +49,8 @@ public final class BatchRPIDeriver {
         if count == 0 { return }
         if count > input.count { grow(to: count) }
 
-        var interval = firstInterval.rawValue
-        for index in 0..<count {
-            // Only bytes 12…15 differ between blocks: ENIN, little endian.
-            withUnsafeMutableBytes(of: &input[index].word1) { raw in
-                raw.storeBytes(of: interval.littleEndian, toByteOffset: 4, as: UInt32.self)
-            }
-            interval &+= 1
+        if preparedCount < count || preparedFirstInterval != firstInterval.rawValue {
+            prepareInput(firstInterval: firstInterval.rawValue, count: count)
         }
 
         var key = rpik.keyData
@@ -97,10 +94,24 @@ public final class BatchRPIDeriver {
         return result
     }
 
+    private func prepareInput(firstInterval: UInt32, count: Int) {
+        var interval = firstInterval
+        for index in 0..<count {
+            // Only bytes 12…15 differ between blocks: ENIN, little endian.
+            withUnsafeMutableBytes(of: &input[index].word1) { raw in
+                raw.storeBytes(of: interval.littleEndian, toByteOffset: 4, as: UInt32.self)
+            }
+            interval &+= 1
+        }
+        preparedFirstInterval = firstInterval
+        preparedCount = count
+    }
+
     private func grow(to count: Int) {
         let bigger = UnsafeMutableBufferPointer<Bytes16>.allocate(capacity: count)
         bigger.initialize(repeating: RollingProximityIdentifierKey.paddedDataTemplate)
         input.deallocate()
         input = bigger
+        preparedCount = 0
     }
 }

@@ -92,6 +92,18 @@ struct CryptoVectorTests {
         #expect(out[299] == rpik.identifier(at: vectorKey.rollingStartIntervalNumber.advanced(by: 299)))
     }
 
+    @Test func batchReusesPreparedIntervalsOnlyWhenValid() throws {
+        let deriver = try BatchRPIDeriver()
+        let rpik = vectorKey.rollingProximityIdentifierKey
+        let dayStart = vectorKey.rollingStartIntervalNumber
+        for (first, count) in [(dayStart, 144), (dayStart, 10), (dayStart.advanced(by: 144), 144),
+                               (dayStart.advanced(by: 144), 144), (dayStart.advanced(by: 5), 3), (dayStart, 144)] {
+            var out = [RollingProximityIdentifier](repeating: RollingProximityIdentifier(.zero), count: count)
+            try out.withUnsafeMutableBufferPointer { try deriver.derive(rpik: rpik, firstInterval: first, into: $0) }
+            #expect(out == (0..<count).map { rpik.identifier(at: first.advanced(by: $0)) }, "first \(first) count \(count)")
+        }
+    }
+
     @Test func batchRejectsSmallBuffer() throws {
         let deriver = try BatchRPIDeriver()
         var out = [RollingProximityIdentifier](repeating: RollingProximityIdentifier(.zero), count: 10)

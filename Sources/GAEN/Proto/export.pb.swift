@@ -12,8 +12,11 @@
 /// from the published field numbers of the GAEN key export specification.
 /// proto2 like the original, so optional fields keep presence on the wire.
 ///
-/// Regenerate (see README): protoc --plugin=protoc-gen-swift=/tmp/protoc-gen-swift/... \
-///   --swift_opt=Visibility=Internal --swift_out=Sources/GAEN/Proto -I Sources/GAEN/Proto export.proto
+/// Regenerate export.pb.swift (see README; protoc-gen-swift must be swift-protobuf 1.39.0):
+///   git clone -b 1.39.0 https://github.com/apple/swift-protobuf /tmp/protoc-gen-swift/src
+///   (cd /tmp/protoc-gen-swift/src && swift build -c release --product protoc-gen-swift)
+///   protoc --plugin=protoc-gen-swift=/tmp/protoc-gen-swift/src/.build/release/protoc-gen-swift \
+///     --swift_opt=Visibility=Internal --swift_out=Sources/GAEN/Proto -I Sources/GAEN/Proto export.proto
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
