@@ -11,7 +11,7 @@ public enum ScenarioSchema {
         Field("days", .integer(default: 28, range: 1...3650), unit: "days",
               doc: "Number of simulated days."),
         Field("population", .section(population), doc: "Who lives in the simulated country and who runs the app."),
-        Field("contacts", .section([]), doc: "Contact layers (households, workplaces, community, transport)."),
+        Field("contacts", .section(contacts), doc: "Contact layers (households, workplaces, schools, community, transport) and the ground-truth close-contact rule."),
         Field("radio", .section(radio, check: { v in
             let lo = v["rpi_rotation_min_minutes"]?.intValue ?? 0, hi = v["rpi_rotation_max_minutes"]?.intValue ?? 0
             return lo <= hi ? nil : "rpi_rotation_min_minutes (\(lo)) must not exceed rpi_rotation_max_minutes (\(hi))"
@@ -27,9 +27,65 @@ public enum ScenarioSchema {
     static let population: [Field] = [
         Field("size", .integer(default: 10_000, range: 1...100_000_000), unit: "people",
               doc: "People in the simulated population."),
+        Field("age_shares", .section([
+            share("children", 0.16, "Share aged 0–17 (go to school)."),
+            share("adults", 0.61, "Share aged 18–64 (may go to work)."),
+            share("seniors", 0.23, "Share aged 65 and over."),
+        ], check: sumsToOne), doc: "Age structure; shares must sum to 1."),
+        Field("adoption_model", .choice(default: "overall", allowed: ["overall", "by_age"]),
+              doc: "`overall`: everyone adopts with `app_adoption`; `by_age`: each age group with `app_adoption_by_age`."),
         Field("app_adoption", .number(default: 0.4, range: 0...1), unit: "share",
               doc: "Share of people running the app (each person draws from their own stream)."),
+        Field("app_adoption_by_age", .section([
+            share("children", 0.2, "Adoption among children."),
+            share("adults", 0.5, "Adoption among adults."),
+            share("seniors", 0.3, "Adoption among seniors."),
+        ]), doc: "Adoption per age group, used when `adoption_model: by_age`."),
+        Field("ios_share", .number(default: 0.3, range: 0...1), unit: "share", doc: "Share of app users on iOS (the rest on Android)."),
+        Field("availability", .section([
+            share("bluetooth_off", 0.10, "Probability that an app phone has Bluetooth off for a whole day."),
+            share("phone_off", 0.02, "Probability that an app phone is off (or flat) for a whole day."),
+            share("app_force_closed", 0.05, "Probability that the app was force-closed that day (no exposure checks; the OS still exchanges beacons)."),
+            Field("uninstall_per_day", .number(default: 0.001, range: 0...1), unit: "probability/day", doc: "Daily probability that a user uninstalls the app for good."),
+        ]), doc: "Why app phones miss contacts: drives false negatives."),
     ]
+
+    static let contacts: [Field] = [
+        Field("household_size_shares", .section([
+            share("one", 0.41, "Households of 1."), share("two", 0.34, "Households of 2."), share("three", 0.12, "Households of 3."),
+            share("four", 0.09, "Households of 4."), share("five_plus", 0.04, "Households of 5 (stands for 5 or more)."),
+        ], check: sumsToOne), doc: "Household size distribution (shares of households; Germany 2019 micro-census); must sum to 1."),
+        Field("household_minutes_mean", .number(default: 180, range: 1...1440), unit: "minutes", doc: "Mean time each pair of household members spends near each other per day."),
+        Field("household_metres_median", .number(default: 1.8, range: 0.3...10), unit: "metres", doc: "Median distance between household members."),
+        Field("employed_share", .number(default: 0.7, range: 0...1), unit: "share", doc: "Share of adults going to a workplace on weekdays."),
+        Field("workplace_size_mean", .number(default: 12, range: 2...1000), unit: "people", doc: "Mean workplace size."),
+        Field("workplace_contacts_mean", .number(default: 4, range: 0...100), unit: "contacts/day", doc: "Colleagues met per worker per weekday."),
+        Field("workplace_minutes_mean", .number(default: 40, range: 1...600), unit: "minutes", doc: "Mean duration of a workplace contact."),
+        Field("workplace_metres_median", .number(default: 2.0, range: 0.3...10), unit: "metres", doc: "Median distance between colleagues."),
+        Field("class_size", .integer(default: 22, range: 2...100), unit: "pupils", doc: "School class size."),
+        Field("school_contacts_mean", .number(default: 6, range: 0...100), unit: "contacts/day", doc: "Classmates met per pupil per weekday."),
+        Field("school_minutes_mean", .number(default: 50, range: 1...600), unit: "minutes", doc: "Mean duration of a school contact."),
+        Field("school_metres_median", .number(default: 1.5, range: 0.3...10), unit: "metres", doc: "Median distance between classmates."),
+        Field("community_contacts_mean", .number(default: 4, range: 0...200), unit: "contacts/day", doc: "Random community contacts per person per day (negative binomial mean)."),
+        Field("community_dispersion", .number(default: 0.8, range: 0.01...1000), doc: "Negative binomial dispersion k of community contacts (variance = mean + mean²/k)."),
+        Field("community_minutes_mean", .number(default: 12, range: 1...600), unit: "minutes", doc: "Mean duration of a community contact."),
+        Field("community_metres_median", .number(default: 2.5, range: 0.3...10), unit: "metres", doc: "Median distance in community contacts."),
+        Field("transport_share", .number(default: 0.15, range: 0...1), unit: "share", doc: "Share of non-seniors riding public transport on weekdays (two trips)."),
+        Field("transport_contacts_per_trip", .number(default: 5, range: 0...100), unit: "contacts/trip", doc: "Co-riders met per trip, at 1–3 m."),
+        Field("transport_minutes_mean", .number(default: 15, range: 1...240), unit: "minutes", doc: "Mean time next to one co-rider."),
+        Field("close_contact_metres", .number(default: 2, range: 0.1...10), unit: "metres", doc: "Ground-truth close-contact distance."),
+        Field("close_contact_minutes", .number(default: 15, range: 1...1440), unit: "minutes", doc: "Cumulative minutes within the distance on one day that make a close contact."),
+    ]
+
+    static func share(_ name: String, _ value: Double, _ doc: String) -> Field {
+        Field(name, .number(default: value, range: 0...1), unit: "share", doc: doc)
+    }
+
+    static let sumsToOne: @Sendable (ScenarioValue) -> String? = { value in
+        guard case .section(let entries) = value else { return nil }
+        let sum = entries.compactMap { $0.1.doubleValue }.reduce(0, +)
+        return abs(sum - 1) <= 1e-6 ? nil : "shares must sum to 1, got \(ScenarioValue.format((sum * 1e6).rounded() / 1e6)) (" + entries.map { $0.0 }.joined(separator: " + ") + ")"
+    }
 
     static let radio: [Field] = [
         Field("rpi_rotation_min_minutes", .integer(default: 10, range: 10...20), unit: "minutes",

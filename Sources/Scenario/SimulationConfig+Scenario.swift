@@ -11,12 +11,56 @@ extension SimulationConfig {
             seed: UInt64(v.at("seed")!.intValue!),
             start: CivilCalendar.parseISODateToTime(v.at("start")!.textValue!)!,
             days: int("days"),
-            populationSize: int("population.size"),
-            appAdoption: number("population.app_adoption"),
+            population: PopulationParameters(
+                size: int("population.size"),
+                ageShares: ["children", "adults", "seniors"].map { number("population.age_shares." + $0) },
+                appAdoption: number("population.app_adoption"),
+                adoptionByAge: v.at("population.adoption_model")?.textValue == "by_age"
+                    ? ["children", "adults", "seniors"].map { number("population.app_adoption_by_age." + $0) } : nil,
+                iOSShare: number("population.ios_share")),
+            availability: Self.availability(v),
+            contacts: Self.contacts(v),
             rpiRotationMinMinutes: int("radio.rpi_rotation_min_minutes"),
             rpiRotationMaxMinutes: int("radio.rpi_rotation_max_minutes"),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )
+    }
+
+    static func availability(_ v: ScenarioValue) -> AvailabilityParameters {
+        var a = AvailabilityParameters()
+        func number(_ key: String) -> Double { v.at("population.availability." + key)!.doubleValue! }
+        a.bluetoothOff = number("bluetooth_off")
+        a.phoneOff = number("phone_off")
+        a.appForceClosed = number("app_force_closed")
+        a.uninstallPerDay = number("uninstall_per_day")
+        return a
+    }
+
+    static func contacts(_ v: ScenarioValue) -> ContactParameters {
+        var c = ContactParameters()
+        func number(_ key: String) -> Double { v.at("contacts." + key)!.doubleValue! }
+        c.householdSizeShares = ["one", "two", "three", "four", "five_plus"].map { number("household_size_shares." + $0) }
+        c.householdMinutesMean = number("household_minutes_mean")
+        c.householdMetresMedian = number("household_metres_median")
+        c.employedShare = number("employed_share")
+        c.workplaceSizeMean = number("workplace_size_mean")
+        c.workplaceContactsMean = number("workplace_contacts_mean")
+        c.workplaceMinutesMean = number("workplace_minutes_mean")
+        c.workplaceMetresMedian = number("workplace_metres_median")
+        c.classSize = Int(v.at("contacts.class_size")!.intValue!)
+        c.schoolContactsMean = number("school_contacts_mean")
+        c.schoolMinutesMean = number("school_minutes_mean")
+        c.schoolMetresMedian = number("school_metres_median")
+        c.communityContactsMean = number("community_contacts_mean")
+        c.communityDispersion = number("community_dispersion")
+        c.communityMinutesMean = number("community_minutes_mean")
+        c.communityMetresMedian = number("community_metres_median")
+        c.transportShare = number("transport_share")
+        c.transportContactsPerTrip = number("transport_contacts_per_trip")
+        c.transportMinutesMean = number("transport_minutes_mean")
+        c.closeContactMetres = number("close_contact_metres")
+        c.closeContactMinutes = number("close_contact_minutes")
+        return c
     }
 }

@@ -19,3 +19,15 @@ func forEachShard(count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Vo
 struct SharedBuffer<Element>: @unchecked Sendable {
     let base: UnsafeMutableBufferPointer<Element>
 }
+
+/// One result slot per shard, written by that shard only, read after all shards finished.
+final class ShardResults<T: Sendable>: @unchecked Sendable {
+    private var slots: [T?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: T) { slots[index] = value }
+
+    /// In shard order.
+    var all: [T] { slots.map { $0! } }
+}

@@ -16,7 +16,12 @@ public struct RunProgress: Sendable {
 public final class Simulation {
     public let config: SimulationConfig
     private let engine: Engine<SimulationEvent>
+    private let population: Population
+    private let network: ContactNetwork
+    private let availability: PhoneAvailability
     private let fleet: PhoneFleet
+    /// Ground truth of the days within the retention window.
+    public private(set) var groundTruth: [GroundTruthDay] = []
     private let rotationStreams: [RandomStream]
     private var pendingRotation: [EventHandle?]
 
@@ -32,13 +37,19 @@ public final class Simulation {
         precondition(config.days >= 1 && config.populationSize >= 1, "validated by the scenario layer")
         self.config = config
         engine = Engine(start: config.start)
-        fleet = PhoneFleet(seed: config.seed, populationSize: config.populationSize, adoption: config.appAdoption)
+        population = Population(config.population, seed: config.seed)
+        network = ContactNetwork(population: population, parameters: config.contacts, seed: config.seed)
+        availability = PhoneAvailability(phones: population.appUsers, parameters: config.availability, seed: config.seed)
+        fleet = PhoneFleet(seed: config.seed, owners: population.owners)
         rotationStreams = (0..<fleet.count).map {
             RandomStream(seed: config.seed, stream: "rpi-rotation", index: UInt64($0), generator: .taus2)
         }
         pendingRotation = Array(repeating: nil, count: fleet.count)
         hourlyRotations = Array(repeating: 0, count: config.days * 24)
     }
+
+    /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
+    static let groundTruthRetentionDays = 21
 
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
         var daily = ResultTable(columns: DayCounters.columns)
@@ -71,6 +82,20 @@ public final class Simulation {
     private func handle(_ event: SimulationEvent) throws {
         switch event {
         case .midnight:
+            let dayIndex = Int((engine.now - config.start) / SimDuration.day)
+            availability.roll(dayIndex: dayIndex)
+            let contacts = ContactPhase.run(network: network, population: population, dayIndex: dayIndex, midnight: engine.now,
+                                            threads: config.threads, seed: config.seed)
+            day.contactsByLayer = contacts.byLayer
+            day.appPairContacts = contacts.appPairContacts
+            day.contactPairs = Int64(contacts.groundTruth.pairs.count)
+            day.closeContacts = Int64(contacts.groundTruth.closeContacts)
+            let counts = availability.counts
+            day.phonesUnavailable = Int64(counts.unavailable)
+            day.bluetoothOff = Int64(counts.bluetoothOff)
+            day.uninstalled = Int64(counts.uninstalled)
+            groundTruth.append(contacts.groundTruth)
+            if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
             try fleet.rollKeys(midnight: engine.now, threads: config.threads)
             day.tekRotations += Int64(fleet.count)
             day.rpisDerived += Int64(fleet.count * PhoneFleet.rpisPerKey)
@@ -138,17 +163,28 @@ public final class Simulation {
 
 /// Per-day counters, one daily.csv row.
 struct DayCounters {
+    var contactsByLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
+    var contactPairs: Int64 = 0
+    var closeContacts: Int64 = 0
+    var appPairContacts: Int64 = 0
+    var phonesUnavailable: Int64 = 0
+    var bluetoothOff: Int64 = 0
+    var uninstalled: Int64 = 0
     var tekRotations: Int64 = 0
     var rpisDerived: Int64 = 0
     var rpiRotations: Int64 = 0
     var distinctRPIsBroadcast: Int64 = 0
     var events: Int64 = 0
 
-    static let columns = ["day", "date", "app_phones", "tek_rotations", "rpis_derived", "rpi_rotations",
+    static let columns = ["day", "date"] + ContactLayer.allCases.map { "contacts_" + $0.name }
+        + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",
+           "uninstalled", "tek_rotations", "rpis_derived", "rpi_rotations",
                           "distinct_rpis_broadcast", "events"]
 
     func row(day: Int, date: String, appPhones: Int) -> [ReportValue] {
-        [.integer(Int64(day)), .text(date), .integer(Int64(appPhones)), .integer(tekRotations), .integer(rpisDerived),
+        [.integer(Int64(day)), .text(date)] + contactsByLayer.map { .integer($0) }
+            + [.integer(contactPairs), .integer(closeContacts), .integer(appPairContacts), .integer(Int64(appPhones)),
+               .integer(phonesUnavailable), .integer(bluetoothOff), .integer(uninstalled), .integer(tekRotations), .integer(rpisDerived),
          .integer(rpiRotations), .integer(distinctRPIsBroadcast), .integer(events)]
     }
 }

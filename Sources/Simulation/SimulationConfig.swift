@@ -7,27 +7,32 @@ public struct SimulationConfig: Sendable, Equatable {
     /// First simulated instant: UTC midnight of the start date.
     public var start: SimTime
     public var days: Int
-    public var populationSize: Int
-    public var appAdoption: Double
+    public var population: PopulationParameters
+    public var availability: AvailabilityParameters
+    public var contacts: ContactParameters
     public var rpiRotationMinMinutes: Int
     public var rpiRotationMaxMinutes: Int
     public var writeHourly: Bool
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
 
-    public init(name: String, seed: UInt64, start: SimTime, days: Int, populationSize: Int, appAdoption: Double,
+    public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
+                availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
                 rpiRotationMinMinutes: Int = 10, rpiRotationMaxMinutes: Int = 20, writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
         self.days = days
-        self.populationSize = populationSize
-        self.appAdoption = appAdoption
+        self.population = population
+        self.availability = availability
+        self.contacts = contacts
         self.rpiRotationMinMinutes = rpiRotationMinMinutes
         self.rpiRotationMaxMinutes = rpiRotationMaxMinutes
         self.writeHourly = writeHourly
         self.threads = threads
     }
+
+    public var populationSize: Int { population.size }
 
     public var end: SimTime { start + Int64(days) * SimDuration.day }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenario
+import Simulation
 
 @Suite struct ScenarioValidationTests {
     func problems(_ yaml: String) -> [String] {
@@ -31,9 +32,9 @@ import Testing
 
     @Test func unknownKeyNamesPathLineAndSuggestion() {
         let p = problems("population:\n  sise: 10\n")
-        #expect(p == ["s.yaml:2:3: population.sise: unknown key (did you mean 'size'?); allowed keys: size, app_adoption"])
+        #expect(p == ["s.yaml:2:3: population.sise: unknown key (did you mean 'size'?); allowed keys: size, age_shares, adoption_model, app_adoption, app_adoption_by_age, ios_share, availability"])
         #expect(problems("dayz: 3\n").first?.contains("dayz: unknown key (did you mean 'days'?)") == true)
-        #expect(problems("contacts:\n  foo: 1\n") == ["s.yaml:2:3: contacts.foo: unknown key; this block has no keys yet"])
+        #expect(problems("analytics:\n  foo: 1\n") == ["s.yaml:2:3: analytics.foo: unknown key; this block has no keys yet"])
     }
 
     @Test func wrongTypeNamesWhatIsAllowed() {
@@ -41,7 +42,7 @@ import Testing
         #expect(problems("days: 2.5\n").first?.contains("expected an integer") == true)
         #expect(problems("days: \"10\"\n").first?.contains("got \"10\"") == true)
         #expect(problems("outputs:\n  hourly: yes\n") == ["s.yaml:2:11: outputs.hourly: expected true or false, got yes"])
-        #expect(problems("population: 5\n") == ["s.yaml:1:13: population: expected a block with keys size, app_adoption, got 5"])
+        #expect(problems("population: 5\n") == ["s.yaml:1:13: population: expected a block with keys size, age_shares, adoption_model, app_adoption, app_adoption_by_age, ios_share, availability, got 5"])
         #expect(problems("days: [1, 2]\n").first?.contains("got a list") == true)
         #expect(problems("days:\n").first?.contains("days: missing value") == true)
     }
@@ -107,5 +108,34 @@ import Testing
     @Test func referenceIsUpToDate() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("Scenarios/README.md"), encoding: .utf8)
         #expect(text == ScenarioReference.markdown(), "run: swift run ensim scenario reference > Scenarios/README.md")
+    }
+}
+
+@Suite struct ScenarioSharesTests {
+    func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func sharesMustSumToOne() {
+        #expect(problems("population:\n  age_shares:\n    children: 0.5\n    adults: 0.6\n    seniors: 0.2\n")
+            == ["s.yaml:3:5: population.age_shares: shares must sum to 1, got 1.3 (children + adults + seniors)"])
+        #expect(problems("contacts:\n  household_size_shares: {one: 1, two: 0, three: 0, four: 0, five_plus: 0}\n").isEmpty)
+        #expect(problems("population:\n  adoption_model: by-age\n").first?.contains("did you mean 'by_age'") == true)
+    }
+
+    @Test func configIsBuiltFromTheResolvedScenario() throws {
+        let v = try ScenarioLoader.parse(yaml: "population:\n  adoption_model: by_age\n  app_adoption_by_age: {children: 0.1, adults: 0.9, seniors: 0.2}\ncontacts:\n  class_size: 30\n",
+                                         file: "s.yaml", defaultName: "s")
+        let c = SimulationConfig(scenario: v, threads: 2)
+        #expect(c.population.adoptionByAge == [0.1, 0.9, 0.2])
+        #expect(c.contacts.classSize == 30)
+        #expect(c.contacts.householdSizeShares == ContactParameters.default.householdSizeShares)
+        #expect(c.threads == 2 && c.days == 28)
+        #expect(c.start == 1_601_510_400)  // 2020-10-01T00:00:00Z
     }
 }

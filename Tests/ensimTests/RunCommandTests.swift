@@ -84,7 +84,7 @@ import Testing
         let lines = r.stderr.split(separator: "\n").map(String.init)
         #expect(lines == [
             "\(bad.path):1:7: days: expected an integer from 1 to 3650 (days), got many",
-            "\(bad.path):3:3: population.app_adoptoin: unknown key (did you mean 'app_adoption'?); allowed keys: size, app_adoption",
+            "\(bad.path):3:3: population.app_adoptoin: unknown key (did you mean 'app_adoption'?); allowed keys: size, age_shares, adoption_model, app_adoption, app_adoption_by_age, ios_share, availability",
             "\(bad.path):4:9: population.size: -3 is out of range; expected an integer from 1 to 100000000 (people)",
             "\(bad.path):6:29: radio.rpi_rotation_max_minutes: 25 is out of range; expected an integer from 10 to 20 (minutes)",
         ])

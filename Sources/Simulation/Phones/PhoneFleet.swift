@@ -15,17 +15,8 @@ final class PhoneFleet {
     /// Today's RPIs, `rpisPerKey` per phone, in phone order.
     private var identifiers: [RollingProximityIdentifier]
 
-    /// Adoption: each person draws from their own stream, so who has the app does not
-    /// change when the population grows or another parameter changes.
-    init(seed: UInt64, populationSize: Int, adoption: Double) {
+    init(seed: UInt64, owners: [Int32]) {
         self.seed = seed
-        let draw = RandomStream(seed: seed, stream: "app-adoption", generator: .taus2)
-        var owners: [Int32] = []
-        owners.reserveCapacity(Int(Double(populationSize) * adoption * 1.1) + 16)
-        for person in 0..<populationSize {
-            draw.reseed(StreamKey(seed: seed, stream: "app-adoption", index: UInt64(person)))
-            if draw.bernoulli(p: adoption) { owners.append(Int32(person)) }
-        }
         self.owners = owners
         let placeholderKey = try! TemporaryExposureKey(keyData: .zero, rollingStartIntervalNumber: ENIntervalNumber(0))
         keys = Array(repeating: placeholderKey, count: owners.count)

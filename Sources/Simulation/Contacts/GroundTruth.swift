@@ -1,0 +1,50 @@
+/// Ground truth of one day: every pair of people who met (app users or not), with the time
+/// they spent within the close-contact distance and in total.
+public struct GroundTruthDay: Sendable {
+    public let dayIndex: Int
+    /// Pair keys `a << 32 | b` with a < b, ascending.
+    public let pairs: [UInt64]
+    public let secondsWithin: [Int32]
+    public let secondsTotal: [Int32]
+    public let closeContactSeconds: Int32
+
+    /// Aggregates raw contacts (unsorted, possibly several per pair).
+    init(dayIndex: Int, contacts: [(pair: UInt64, within: Int32, total: Int32)], closeContactSeconds: Int32) {
+        self.dayIndex = dayIndex
+        self.closeContactSeconds = closeContactSeconds
+        let sorted = contacts.sorted { $0.pair < $1.pair }
+        var pairs: [UInt64] = [], within: [Int32] = [], total: [Int32] = []
+        pairs.reserveCapacity(sorted.count)
+        for c in sorted {
+            if pairs.last == c.pair {
+                within[within.count - 1] += c.within
+                total[total.count - 1] += c.total
+            } else {
+                pairs.append(c.pair)
+                within.append(c.within)
+                total.append(c.total)
+            }
+        }
+        self.pairs = pairs
+        secondsWithin = within
+        secondsTotal = total
+    }
+
+    static func key(_ a: Int32, _ b: Int32) -> UInt64 {
+        let (lo, hi) = a < b ? (a, b) : (b, a)
+        return UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+    }
+
+    /// Pairs that meet the close-contact rule (cumulative time within the distance on this day).
+    public var closeContacts: Int { secondsWithin.lazy.filter { $0 >= self.closeContactSeconds }.count }
+
+    public func isCloseContact(_ a: Int32, _ b: Int32) -> Bool {
+        let k = Self.key(a, b)
+        var lo = 0, hi = pairs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pairs[mid] < k { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < pairs.count && pairs[lo] == k && secondsWithin[lo] >= closeContactSeconds
+    }
+}
