@@ -1,0 +1,112 @@
+import EventEngine
+import GSL
+import Testing
+@testable import Simulation
+
+@Suite struct ContactNetworkTests {
+    static let thursday = CivilCalendar.time(year: 2020, month: 10, day: 1)
+    static let saturday = CivilCalendar.time(year: 2020, month: 10, day: 3)
+
+    struct Drawn: Equatable {
+        var a: Int32, b: Int32, start: Int64, layer: ContactLayer, segments: [ContactSegment]
+    }
+
+    func contacts(_ network: ContactNetwork, person: Int, midnight: SimTime, dayIndex: Int = 0) -> [Drawn] {
+        var out: [Drawn] = []
+        var buffer: [ContactSegment] = []
+        let stream = RandomStream(seed: 0, stream: "scratch", generator: .taus2)
+        network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &buffer) { c in
+            out.append(Drawn(a: c.a, b: c.b, start: c.start, layer: c.layer, segments: Array(c.segments)))
+        }
+        return out
+    }
+
+    func network(size: Int = 20_000, seed: UInt64 = 9, _ edit: (inout ContactParameters) -> Void = { _ in }) -> ContactNetwork {
+        var p = ContactParameters()
+        edit(&p)
+        return ContactNetwork(population: Population(PopulationParameters(size: size, appAdoption: 0.5), seed: seed), parameters: p, seed: seed)
+    }
+
+    @Test func householdsPartitionThePopulation() {
+        let n = network()
+        #expect(n.householdStart.first == 0 && n.householdStart.last == 20_000)
+        let sizes = zip(n.householdStart.dropFirst(), n.householdStart).map { Int($0 - $1) }
+        #expect(sizes.allSatisfy { (1...5).contains($0) })
+        let singles = sizes.filter { $0 == 1 }.count
+        #expect(Proportion.clopperPearson(successes: singles, trials: sizes.count, confidence: 0.999).contains(0.41))
+    }
+
+    @Test func contactsAreValidAndEndBeforeMidnight() {
+        let n = network()
+        for person in stride(from: 0, to: 20_000, by: 97) {
+            for c in contacts(n, person: person, midnight: Self.thursday) {
+                #expect(c.a == Int32(person) && c.b != c.a && (0..<20_000).contains(c.b))
+                let duration = c.segments.reduce(0) { $0 + Int64($1.seconds) }
+                #expect(duration >= 60 && c.start >= Self.thursday && c.start + duration <= Self.thursday + 86_400)
+                #expect(c.segments.allSatisfy { $0.seconds > 0 && $0.metres >= 0.3 && $0.metres <= 10 })
+                if c.layer == .household { #expect(n.householdOf[Int(c.b)] == n.householdOf[person] && c.b > c.a) }
+                if c.layer == .transport { #expect(c.segments.allSatisfy { (1...3).contains($0.metres) }) }
+            }
+        }
+    }
+
+    @Test func noWorkSchoolOrCommuteAtWeekends() {
+        let n = network()
+        let layers = Set((0..<2_000).flatMap { contacts(n, person: $0, midnight: Self.saturday) }.map(\.layer))
+        #expect(layers.isSubset(of: [.household, .community]))
+        let weekday = Set((0..<2_000).flatMap { contacts(n, person: $0, midnight: Self.thursday) }.map(\.layer))
+        #expect(weekday == Set(ContactLayer.allCases))
+    }
+
+    @Test func communityCountsFollowTheNegativeBinomial() {
+        let n = network { $0.communityContactsMean = 6; $0.communityDispersion = 0.5 }
+        let counts = (0..<20_000).map { person in Double(contacts(n, person: person, midnight: Self.saturday).filter { $0.layer == .community }.count) }
+        // Initiated mean is half the per-person mean; variance = m + m²/k with m = 3.
+        #expect(Statistics.meanConfidenceInterval(counts, confidence: 0.999).contains(3))
+        #expect(abs(Statistics.variance(counts) - (3 + 9 / 0.5)) < 2)
+    }
+
+    @Test func sameInputsSameContactsAndDaysDiffer() {
+        let n = network()
+        #expect(contacts(n, person: 123, midnight: Self.thursday) == contacts(n, person: 123, midnight: Self.thursday))
+        let other = contacts(n, person: 123, midnight: Self.thursday + 86_400, dayIndex: 1)
+        #expect(other != contacts(n, person: 123, midnight: Self.thursday))
+    }
+
+    /// Each layer draws from its own stream: changing transport leaves community contacts alone.
+    @Test func layersDoNotShiftEachOther() {
+        let a = network()
+        let b = network { $0.transportContactsPerTrip = 20; $0.workplaceContactsMean = 10 }
+        for person in 0..<300 {
+            let ca = contacts(a, person: person, midnight: Self.thursday).filter { $0.layer == .community || $0.layer == .household }
+            let cb = contacts(b, person: person, midnight: Self.thursday).filter { $0.layer == .community || $0.layer == .household }
+            #expect(ca == cb)
+        }
+    }
+}
+
+@Suite struct GroundTruthTests {
+    @Test func aggregatesPairsAndAppliesTheCloseContactRule() {
+        let k = GroundTruthDay.key
+        let truth = GroundTruthDay(dayIndex: 0, contacts: [
+            (k(5, 2), 600, 900), (k(2, 5), 400, 400),  // same pair both ways: 1000 s within
+            (k(1, 3), 899, 2000),                      // just under 15 min
+            (k(7, 8), 900, 900),                       // exactly 15 min
+        ], closeContactSeconds: 900)
+        #expect(truth.pairs == [k(1, 3), k(2, 5), k(7, 8)])
+        #expect(truth.secondsWithin == [899, 1000, 900])
+        #expect(truth.secondsTotal == [2000, 1300, 900])
+        #expect(truth.closeContacts == 2)
+        #expect(truth.isCloseContact(5, 2) && truth.isCloseContact(8, 7))
+        #expect(!truth.isCloseContact(1, 3) && !truth.isCloseContact(4, 6))
+    }
+
+    @Test func secondsWithinCountsOnlyCloseSegments() {
+        let segs = [ContactSegment(seconds: 300, metres: 1.5), ContactSegment(seconds: 200, metres: 2.0), ContactSegment(seconds: 100, metres: 2.1)]
+        segs.withUnsafeBufferPointer { b in
+            let v = ContactView(a: 0, b: 1, start: 0, layer: .community, segments: b)
+            #expect(v.duration == 600)
+            #expect(v.seconds(within: 2) == 500)
+        }
+    }
+}

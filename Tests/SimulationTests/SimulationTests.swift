@@ -1,4 +1,0 @@
-import Testing
-@testable import Simulation
-
-@Test func SimulationBuilds() { #expect(Bool(true)) }
