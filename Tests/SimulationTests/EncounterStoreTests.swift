@@ -1,0 +1,30 @@
+import GAEN
+import Testing
+@testable import Simulation
+
+@Suite struct EncounterStoreTests {
+    func rpi(_ n: UInt64) -> RollingProximityIdentifier { RollingProximityIdentifier(Bytes16(word0: n, word1: ~n)) }
+    func scan(_ t: UInt32) -> StoredScan { StoredScan(secondOfDay: t, typicalAttenuation: 60, minimumAttenuation: 55, secondsSinceLastScan: 300) }
+
+    @Test func groupsByReceiverKeepingProductionOrder() {
+        var batch = EncounterBatch()
+        batch.add(receiver: 2, identifier: rpi(1), metadata: 11, scans: [scan(10), scan(310)])
+        batch.add(receiver: 0, identifier: rpi(2), metadata: 12, scans: [scan(20)])
+        batch.add(receiver: 2, identifier: rpi(3), metadata: 13, scans: [scan(30)])
+        let day = EncounterDay(dayIndex: 0, phones: 3, batch: batch)
+        #expect(day.encounters(of: 0) == 0..<1 && day.encounters(of: 1).isEmpty && day.encounters(of: 2) == 1..<3)
+        #expect(day.identifiers == [rpi(2), rpi(1), rpi(3)])
+        #expect(day.metadata == [12, 11, 13])
+        #expect(Array(day.scans(of: 1)) == [scan(10), scan(310)])
+        #expect(Array(day.scans(of: 2)) == [scan(30)])
+        #expect(MemoryLayout<StoredScan>.stride == 8)
+    }
+
+    @Test func retentionDeletesDayFifteen() {
+        var store = EncounterStore(retentionDays: 14)
+        for d in 0..<15 { store.add(EncounterDay(dayIndex: d, phones: 1, batch: EncounterBatch())) }
+        #expect(store.days.map(\.dayIndex) == Array(1...14))
+        store.add(EncounterDay(dayIndex: 15, phones: 1, batch: EncounterBatch()))
+        #expect(store.days.first?.dayIndex == 2 && store.days.count == 14)
+    }
+}
