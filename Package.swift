@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         // Layer 1: GSL, the one source of randomness and statistics.
@@ -28,22 +29,29 @@ let package = Package(
         ]),
 
         // Layer 3: pure protocol libraries.
+        // System OpenSSL libcrypto for GAEN's batch AES-ECB (RPI derivation hot path).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "GAEN", dependencies: [
+            "CLibCrypto",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        ], exclude: ["Proto/export.proto"]),
 
         // Layer 4: the simulation.
         .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN"]),
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [
-            "Simulation",
+            "Simulation", "EventEngine",
             .product(name: "Yams", package: "Yams"),
         ]),
-        .target(name: "Reporting", dependencies: ["Simulation", "Scenario", "GSL"]),
+        .target(name: "Reporting", dependencies: [
+            "Simulation", "Scenario",
+            .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         // Layer 6: the command-line tool.
         .executableTarget(name: "ensim", dependencies: [

@@ -12,7 +12,7 @@
 // GSL's generator types are mutable globals; Swift 6 strict concurrency rejects
 // reading them directly, so hand them out through functions.
 static inline const gsl_rng_type *ensim_rng_mt19937(void) { return gsl_rng_mt19937; }
-static inline const gsl_rng_type *ensim_rng_ranlxd2(void) { return gsl_rng_ranlxd2; }
+static inline const gsl_rng_type *ensim_rng_taus2(void) { return gsl_rng_taus2; }
 
 // Turn GSL's default abort-on-error into status codes the Swift side checks.
 static inline void ensim_gsl_disable_abort(void) { gsl_set_error_handler_off(); }

@@ -1,0 +1,106 @@
+import CLibCrypto
+
+/// Derives many RPIs of one key at once: one AES key schedule, then all padded blocks
+/// (which differ only in the interval number) through OpenSSL's AES-128-ECB as one batch.
+///
+/// This is the hot path of matching. swift-crypto only offers one block per call with a key
+/// schedule each time, so this uses the system libcrypto (AES-NI where the CPU has it).
+/// Not thread-safe: it reuses one cipher context and one input buffer; use one per thread.
+public final class BatchRPIDeriver {
+    /// Room for a full day of intervals; larger requests grow the buffer once.
+    public static let defaultCapacity = Int(TemporaryExposureKey.defaultRollingPeriod)
+
+    private let context: OpaquePointer
+    private let cipher: OpaquePointer
+    private var input: UnsafeMutableBufferPointer<Bytes16>
+    private var keyIsSet = false
+
+    public init(capacity: Int = BatchRPIDeriver.defaultCapacity) throws(GAENError) {
+        guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil) else {
+            throw .openSSL("EVP_CIPHER_fetch(AES-128-ECB) failed")
+        }
+        guard let context = EVP_CIPHER_CTX_new() else {
+            EVP_CIPHER_free(cipher)
+            throw .openSSL("EVP_CIPHER_CTX_new failed")
+        }
+        self.cipher = cipher
+        self.context = context
+        self.input = .allocate(capacity: max(1, capacity))
+        input.initialize(repeating: RollingProximityIdentifierKey.paddedDataTemplate)
+        guard EVP_EncryptInit_ex2(context, cipher, nil, nil, nil) == 1,
+              EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
+            throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed")
+        }
+    }
+
+    deinit {
+        EVP_CIPHER_CTX_free(context)
+        EVP_CIPHER_free(cipher)
+        input.deallocate()
+    }
+
+    /// Writes the RPIs of `output.count` consecutive intervals from `firstInterval` into `output`.
+    /// No allocation unless `output` is larger than every earlier request.
+    public func derive(rpik: RollingProximityIdentifierKey, firstInterval: ENIntervalNumber,
+                       into output: UnsafeMutableBufferPointer<RollingProximityIdentifier>) throws(GAENError) {
+        let count = output.count
+        if count == 0 { return }
+        if count > input.count { grow(to: count) }
+
+        var interval = firstInterval.rawValue
+        for index in 0..<count {
+            // Only bytes 12…15 differ between blocks: ENIN, little endian.
+            withUnsafeMutableBytes(of: &input[index].word1) { raw in
+                raw.storeBytes(of: interval.littleEndian, toByteOffset: 4, as: UInt32.self)
+            }
+            interval &+= 1
+        }
+
+        var key = rpik.keyData
+        let keyed = withUnsafeBytes(of: &key) { raw in
+            // Cipher nil: keep the fetched cipher and only run the new key schedule.
+            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+        }
+        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
+
+        // RollingProximityIdentifier is one Bytes16: 16 bytes, stride 16, in byte order.
+        let byteCount = count * MemoryLayout<Bytes16>.stride
+        var written: Int32 = 0
+        let inputBytes = UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: UInt8.self)
+        let status = UnsafeMutableRawPointer(output.baseAddress!).withMemoryRebound(to: UInt8.self, capacity: byteCount) {
+            EVP_EncryptUpdate(context, $0, &written, inputBytes, Int32(byteCount))
+        }
+        guard status == 1, Int(written) == byteCount else {
+            throw .openSSL("EVP_EncryptUpdate wrote \(written) of \(byteCount) bytes")
+        }
+    }
+
+    /// Writes all `tek.rollingPeriod` RPIs of `tek` (HKDF for the RPIK, then one batch) into
+    /// the start of `output`, and returns how many it wrote.
+    @discardableResult
+    public func deriveAll(of tek: TemporaryExposureKey,
+                          into output: UnsafeMutableBufferPointer<RollingProximityIdentifier>) throws(GAENError) -> Int {
+        let count = Int(tek.rollingPeriod)
+        guard output.count >= count else { throw .outputBufferTooSmall(needed: count, available: output.count) }
+        try derive(rpik: tek.rollingProximityIdentifierKey, firstInterval: tek.rollingStartIntervalNumber,
+                   into: UnsafeMutableBufferPointer(rebasing: output[0..<count]))
+        return count
+    }
+
+    /// Convenience for callers that want an array (allocates one array per call).
+    public func identifiers(of tek: TemporaryExposureKey) throws(GAENError) -> [RollingProximityIdentifier] {
+        let placeholder = RollingProximityIdentifier(.zero)
+        var result = [RollingProximityIdentifier](repeating: placeholder, count: Int(tek.rollingPeriod))
+        _ = try result.withUnsafeMutableBufferPointer { (buffer) throws(GAENError) in
+            try deriveAll(of: tek, into: buffer)
+        }
+        return result
+    }
+
+    private func grow(to count: Int) {
+        let bigger = UnsafeMutableBufferPointer<Bytes16>.allocate(capacity: count)
+        bigger.initialize(repeating: RollingProximityIdentifierKey.paddedDataTemplate)
+        input.deallocate()
+        input = bigger
+    }
+}

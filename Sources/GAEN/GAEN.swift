@@ -1,2 +1,0 @@
-// GAEN protocol library: placeholder until the protocol code lands.
-public enum GAEN {}

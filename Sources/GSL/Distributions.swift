@@ -1,0 +1,70 @@
+import CGSL
+
+/// Thin calls into GSL's samplers. Parameters are named as in GSL's documentation.
+extension RandomStream {
+    /// Uniform on [0, 1).
+    @inlinable public func uniform() -> Double { gsl_rng_uniform(rng) }
+
+    /// Uniform on (0, 1): never returns 0, for logarithms.
+    @inlinable public func uniformPositive() -> Double { gsl_rng_uniform_pos(rng) }
+
+    /// Uniform on [a, b).
+    @inlinable public func uniform(_ a: Double, _ b: Double) -> Double { gsl_ran_flat(rng, a, b) }
+
+    /// Uniform integer in 0..<n (n ≥ 1).
+    @inlinable public func uniformInt(_ n: Int) -> Int {
+        precondition(n >= 1, "uniformInt needs n >= 1")
+        return Int(gsl_rng_uniform_int(rng, UInt(n)))
+    }
+
+    @inlinable public func exponential(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
+
+    @inlinable public func normal(mean: Double = 0, sd: Double) -> Double {
+        mean + gsl_ran_gaussian_ziggurat(rng, sd)
+    }
+
+    /// Log-normal with parameters of the underlying normal (`zeta` = mean of log, `sigma` = sd of log).
+    @inlinable public func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
+
+    @inlinable public func gamma(shape: Double, scale: Double) -> Double { gsl_ran_gamma(rng, shape, scale) }
+
+    @inlinable public func weibull(scale: Double, shape: Double) -> Double { gsl_ran_weibull(rng, scale, shape) }
+
+    @inlinable public func poisson(mean: Double) -> Int { Int(gsl_ran_poisson(rng, mean)) }
+
+    @inlinable public func binomial(p: Double, n: Int) -> Int { Int(gsl_ran_binomial(rng, p, UInt32(n))) }
+
+    @inlinable public func bernoulli(p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
+
+    /// Negative binomial: failures before `n` successes with success probability `p` (n may be fractional).
+    @inlinable public func negativeBinomial(p: Double, n: Double) -> Int { Int(gsl_ran_negative_binomial(rng, p, n)) }
+
+    /// Negative binomial by mean and dispersion k (variance = mean + mean²/k), the usual contact-count form.
+    public func negativeBinomial(mean: Double, dispersion k: Double) -> Int {
+        precondition(mean >= 0 && k > 0, "negative binomial needs mean >= 0 and dispersion > 0")
+        if mean == 0 { return 0 }
+        return negativeBinomial(p: k / (k + mean), n: k)
+    }
+
+    /// Shuffles `array` in place with `gsl_ran_shuffle`.
+    public func shuffle<T>(_ array: inout [T]) {
+        guard array.count > 1 else { return }
+        array.withUnsafeMutableBufferPointer { buffer in
+            gsl_ran_shuffle(rng, buffer.baseAddress, buffer.count, MemoryLayout<T>.stride)
+        }
+    }
+
+    /// `k` elements of `array` chosen without replacement, in their original order (`gsl_ran_choose`).
+    public func choose<T>(_ k: Int, from array: [T]) -> [T] {
+        precondition(k >= 0 && k <= array.count, "choose needs 0 <= k <= count")
+        guard k > 0 else { return [] }
+        var indices = Array(0..<array.count)
+        var picked = [Int](repeating: 0, count: k)
+        indices.withUnsafeMutableBufferPointer { src in
+            picked.withUnsafeMutableBufferPointer { dst in
+                _ = gsl_ran_choose(rng, dst.baseAddress, k, src.baseAddress, src.count, MemoryLayout<Int>.stride)
+            }
+        }
+        return picked.map { array[$0] }
+    }
+}

@@ -1,0 +1,107 @@
+import CGSL
+
+/// Which GSL generator backs a stream.
+public enum RandomGenerator: Sendable {
+    /// Mersenne Twister: the default, for long streams (5 KB of state).
+    case mt19937
+    /// L'Ecuyer's maximally equidistributed Tausworthe generator: 24 bytes of state, for
+    /// millions of small per-entity streams kept for a whole run.
+    case taus2
+}
+
+/// A GSL random number generator owned by one entity.
+///
+/// Not thread-safe: give each thread or entity its own stream.
+public final class RandomStream {
+    @usableFromInline let rng: UnsafeMutablePointer<gsl_rng>
+    public private(set) var key: StreamKey
+    public let generator: RandomGenerator
+
+    /// MT19937's state in GSL: 624 `unsigned long` words and an `int` cursor.
+    private static let mtWords = 624
+    private static let mtStateSize = 624 * MemoryLayout<UInt>.size + MemoryLayout<UInt>.size
+    /// taus2's state in GSL: three `unsigned long` words.
+    private static let tausStateSize = 3 * MemoryLayout<UInt>.size
+
+    public init(_ key: StreamKey, generator: RandomGenerator = .mt19937) {
+        ensim_gsl_disable_abort()
+        let type = generator == .mt19937 ? ensim_rng_mt19937() : ensim_rng_taus2()
+        guard let rng = gsl_rng_alloc(type) else {
+            fatalError("GSL could not allocate a random number generator (out of memory)")
+        }
+        self.rng = rng
+        self.key = key
+        self.generator = generator
+        seedState(key)
+    }
+
+    public convenience init(seed: UInt64, stream: String, index: UInt64 = 0, generator: RandomGenerator = .mt19937) {
+        self.init(StreamKey(seed: seed, stream: stream, index: index), generator: generator)
+    }
+
+    deinit { gsl_rng_free(rng) }
+
+    /// Re-seeds this generator for another key, reusing its memory (cheap per-entity streams).
+    public func reseed(_ key: StreamKey) {
+        self.key = key
+        seedState(key)
+    }
+
+    /// `gsl_rng_set` takes only 32 bits of seed, so millions of entity streams would
+    /// collide. Fill the generator state from the 64-bit key digest instead.
+    private func seedState(_ key: StreamKey) {
+        switch generator {
+        case .mt19937: seedMT(key.digest)
+        case .taus2: seedTaus(key.digest)
+        }
+    }
+
+    /// Whole 19,937-bit state from the digest (as MT's init_by_array does), forcing a fresh twist on the first draw.
+    private func seedMT(_ digest: UInt64) {
+        guard gsl_rng_size(rng) == Self.mtStateSize, let state = gsl_rng_state(rng) else {
+            gsl_rng_set(rng, UInt(truncatingIfNeeded: digest))
+            return
+        }
+        let words = state.bindMemory(to: UInt.self, capacity: Self.mtWords + 1)
+        var expander = digest
+        for i in 0..<Self.mtWords {
+            words[i] = UInt(SeedMixer.next(&expander) & 0xffff_ffff)
+        }
+        words[0] |= 0x8000_0000  // MT requires a non-zero top bit somewhere; this guarantees it
+        let cursor = UnsafeMutableRawPointer(state).advanced(by: Self.mtWords * MemoryLayout<UInt>.size)
+        cursor.storeBytes(of: Int32(Self.mtWords), as: Int32.self)
+    }
+
+    /// Three 32-bit words from the digest, respecting taus2's lower bounds (s1 > 1, s2 > 7,
+    /// s3 > 15), then six discarded outputs as GSL's own seeding does.
+    private func seedTaus(_ digest: UInt64) {
+        guard gsl_rng_size(rng) == Self.tausStateSize, let state = gsl_rng_state(rng) else {
+            gsl_rng_set(rng, UInt(truncatingIfNeeded: digest))
+            return
+        }
+        let words = state.bindMemory(to: UInt.self, capacity: 3)
+        var expander = digest
+        for (i, minimum) in [UInt(2), 8, 16].enumerated() {
+            let w = UInt(SeedMixer.next(&expander) & 0xffff_ffff)
+            words[i] = w < minimum ? w + minimum : w
+        }
+        for _ in 0..<6 { _ = gsl_rng_get(rng) }
+    }
+
+    /// Raw 32-bit output, for key material (TEKs) that must be reproducible.
+    @inlinable public func next32() -> UInt32 { UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
+
+    /// Fills `count` bytes from the generator.
+    public func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(count)
+        while out.count < count {
+            var word = next32()
+            for _ in 0..<4 where out.count < count {
+                out.append(UInt8(word & 0xff))
+                word >>= 8
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import Scenario
+import Simulation
+
+/// What produced a run: enough to reproduce it exactly.
+public struct RunManifest {
+    public var scenario: LoadedScenario
+    public var resolved: ScenarioValue
+    public var seed: UInt64
+    public var threads: Int
+    public var version: String
+    public var gitCommit: String?
+    public var startedAt: Date
+    public var finishedAt: Date
+
+    public init(scenario: LoadedScenario, resolved: ScenarioValue, seed: UInt64, threads: Int, version: String,
+                gitCommit: String?, startedAt: Date, finishedAt: Date) {
+        self.scenario = scenario
+        self.resolved = resolved
+        self.seed = seed
+        self.threads = threads
+        self.version = version
+        self.gitCommit = gitCommit
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    public var scenarioSHA256: String {
+        SHA256.hash(data: scenario.sourceBytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public var report: ReportValue {
+        let iso = ISO8601DateFormatter()
+        return .object([
+            ("ensim_version", .text(version)),
+            ("git_commit", .text(gitCommit ?? "unknown")),
+            ("scenario_file", .text(scenario.file)),
+            ("scenario_sha256", .text(scenarioSHA256)),
+            ("seed", .text(String(seed))),
+            ("threads", .integer(Int64(threads))),
+            ("started_at", .text(iso.string(from: startedAt))),
+            ("finished_at", .text(iso.string(from: finishedAt))),
+            ("wall_seconds", .number((finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000)),
+            ("resolved_scenario", Self.report(resolved)),
+        ])
+    }
+
+    static func report(_ value: ScenarioValue) -> ReportValue {
+        switch value {
+        case .integer(let v): return .integer(v)
+        case .number(let v): return .number(v)
+        case .boolean(let v): return .boolean(v)
+        case .text(let v): return .text(v)
+        case .section(let entries): return .object(entries.map { ($0.0, report($0.1)) })
+        }
+    }
+}

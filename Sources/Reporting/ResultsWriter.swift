@@ -1,0 +1,23 @@
+import Foundation
+import Simulation
+
+/// Writes a finished run: summary.json, daily.csv, hourly.csv (when present), manifest.json.
+public enum ResultsWriter {
+    public static func write(_ results: SimulationResults, manifest: RunManifest, to folder: URL,
+                             extraFiles: [(String, Data)] = []) throws {
+        let run = try RunFolder(finalURL: folder)
+        do {
+            try run.write("summary.json", JSONReport.encode(results.summary))
+            try run.write("daily.csv", CSVReport.encode(results.daily))
+            if let hourly = results.hourly {
+                try run.write("hourly.csv", CSVReport.encode(hourly))
+            }
+            for (name, data) in extraFiles { try run.write(name, data) }
+            try run.write("manifest.json", JSONReport.encode(manifest.report))
+            try run.commit()
+        } catch {
+            run.discard()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A value in a run's reported results; keeps key order so reports read in a sensible order.
+public indirect enum ReportValue: Equatable, Sendable {
+    case integer(Int64)
+    case number(Double)
+    case text(String)
+    case boolean(Bool)
+    case object([(String, ReportValue)])
+    case array([ReportValue])
+
+    public static func == (a: ReportValue, b: ReportValue) -> Bool {
+        switch (a, b) {
+        case let (.integer(x), .integer(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.text(x), .text(y)): return x == y
+        case let (.boolean(x), .boolean(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x.map(\.0) == y.map(\.0) && zip(x, y).allSatisfy { $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public subscript(key: String) -> ReportValue? {
+        guard case .object(let entries) = self else { return nil }
+        return entries.first { $0.0 == key }?.1
+    }
+}
+
+/// Rows of named columns (daily.csv, hourly.csv).
+public struct ResultTable: Equatable, Sendable {
+    public let columns: [String]
+    public private(set) var rows: [[ReportValue]] = []
+
+    public init(columns: [String]) { self.columns = columns }
+
+    public mutating func append(_ row: [ReportValue]) {
+        precondition(row.count == columns.count, "row has \(row.count) values for \(columns.count) columns")
+        rows.append(row)
+    }
+
+    public func column(_ name: String) -> [ReportValue] {
+        guard let i = columns.firstIndex(of: name) else { return [] }
+        return rows.map { $0[i] }
+    }
+}
+
+/// Everything a simulation run reports.
+public struct SimulationResults: Equatable, Sendable {
+    public var summary: ReportValue
+    public var daily: ResultTable
+    public var hourly: ResultTable?
+
+    public init(summary: ReportValue, daily: ResultTable, hourly: ResultTable?) {
+        self.summary = summary
+        self.daily = daily
+        self.hourly = hourly
+    }
+}

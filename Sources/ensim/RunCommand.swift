@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Reporting
+import Scenario
+import Simulation
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a scenario and write its results folder.",
+        discussion: """
+        Writes manifest.json, summary.json, daily.csv and hourly.csv into the run folder (default
+        Results/<scenario name>/<UTC time>-seed<seed>/). The folder appears only when the run is complete.
+        Same scenario and seed give byte-identical results whatever --threads is.
+
+        Examples:
+          ensim run Scenarios/default.yaml
+          ensim run Scenarios/default.yaml --seed 7 --days 3 --threads 2 --out /tmp/ensim-run
+        """
+    )
+
+    @Argument(help: "Scenario YAML file.")
+    var scenario: String
+
+    @Option(help: "Override the scenario's seed.")
+    var seed: UInt64?
+
+    @Option(help: "Override the number of simulated days (1…3650).")
+    var days: Int?
+
+    @Option(help: "Worker threads for parallel phases (default: all cores). Results do not depend on it.")
+    var threads: Int?
+
+    @Option(help: "Results folder to create (must not exist).")
+    var out: String?
+
+    @Flag(help: "No progress output.")
+    var quiet = false
+
+    func validate() throws {
+        if let days, !(1...3650).contains(days) { throw ValidationError("--days must be from 1 to 3650, got \(days)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+        if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max)") }
+    }
+
+    func run() throws {
+        let startedAt = Date()
+        let loaded: LoadedScenario
+        do {
+            loaded = try ScenarioLoader.load(file: scenario)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(2)
+        }
+        var resolved = loaded.resolved
+        if let seed { resolved = resolved.replacing(["seed"], with: .integer(Int64(seed))) }
+        if let days { resolved = resolved.replacing(["days"], with: .integer(Int64(days))) }
+        let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        let config = SimulationConfig(scenario: resolved, threads: threadCount)
+
+        let folder = URL(fileURLWithPath: out ?? defaultFolder(config))
+        let log = Logger(label: "ensim.run")
+        let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(STDERR_FILENO) == 1 ? .bar : .lines), logger: log)
+        if !quiet {
+            log.info("running \(loaded.file): \(config.days) days from \(resolved.at("start")!.textValue!), \(config.populationSize) people, seed \(config.seed), \(threadCount) threads")
+        }
+        let results: SimulationResults
+        do {
+            results = try Simulation(config: config).run(progress: reporter.update)
+        } catch {
+            reporter.finish()
+            Console.error("error: simulation failed: \(error)")
+            throw ExitCode(1)
+        }
+        reporter.finish()
+        let manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
+                                   version: ENSimVersion.string, gitCommit: GitInfo.commit(), startedAt: startedAt,
+                                   finishedAt: Date())
+        do {
+            try ResultsWriter.write(results, manifest: manifest, to: folder)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        print(folder.path)
+    }
+
+    func defaultFolder(_ config: SimulationConfig) -> String {
+        let stamp = Self.stampFormatter.string(from: Date())
+        let base = "Results/\(config.name)/\(stamp)-seed\(config.seed)"
+        var candidate = base
+        var n = 2
+        while FileManager.default.fileExists(atPath: candidate) {
+            candidate = "\(base)-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
+    static var stampFormatter: DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return f
+    }
+}
+
+/// The commit of the working directory's git checkout, when there is one.
+enum GitInfo {
+    static func commit() -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "rev-parse", "HEAD"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Scenario
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check scenario files: one line per problem (file:line:column: field.path: what is allowed); exit 2 if any.",
+        discussion: "Example: ensim validate Scenarios/default.yaml Scenarios/cwa-bandwidth.yaml"
+    )
+
+    @Argument(help: "Scenario YAML files.")
+    var files: [String]
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                _ = try ScenarioLoader.load(file: file)
+                print("\(file): ok")
+            } catch {
+                failed = true
+                Console.error(error.description)
+            }
+        }
+        if failed { throw ExitCode(2) }
+    }
+}
+
+struct ScenarioCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenario",
+        abstract: "Scenario file tools.",
+        subcommands: [Reference.self]
+    )
+
+    struct Reference: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every scenario key with its type, unit, default, allowed range and meaning (Markdown).",
+            discussion: "Scenarios/README.md is this output: ensim scenario reference > Scenarios/README.md"
+        )
+
+        func run() {
+            print(ScenarioReference.markdown(), terminator: "")
+        }
+    }
+}
+
+/// Messages for people: errors on stderr, one line each.
+enum Console {
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import GAEN
-
-@Test func GAENBuilds() { #expect(Bool(true)) }

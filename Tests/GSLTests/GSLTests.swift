@@ -1,4 +1,0 @@
-import Testing
-@testable import GSL
-
-@Test func GSLBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,77 @@
+import Testing
+@testable import GSL
+
+@Suite struct StatisticsTests {
+    @Test func descriptiveStatistics() {
+        let xs: [Double] = [5, 1, 4, 2, 3]
+        #expect(Statistics.mean(xs) == 3)
+        #expect(Statistics.variance(xs) == 2.5)
+        #expect(Statistics.sorted(xs) == [1, 2, 3, 4, 5])
+        #expect(Statistics.median(xs) == 3)
+        #expect(Statistics.quantiles(xs, [0, 0.25, 0.9, 1]) == [1, 2, 4.6, 5])
+    }
+
+    @Test func meanIntervalUsesStudentT() {
+        // n = 4, mean 2.5, sd 1.2910; t(0.975, 3) = 3.18245.
+        let ci = Statistics.meanConfidenceInterval([1, 2, 3, 4])
+        #expect(abs(ci.lower - (2.5 - 3.182446 * 1.290994 / 2)) < 1e-5)
+        #expect(abs(ci.upper - (2.5 + 3.182446 * 1.290994 / 2)) < 1e-5)
+    }
+
+    /// Published exact intervals (e.g. Clopper & Pearson tables; R's binom.test).
+    @Test func clopperPearsonKnownValues() {
+        let zero = Proportion.clopperPearson(successes: 0, trials: 100)
+        #expect(zero.lower == 0)
+        #expect(abs(zero.upper - 0.036217) < 1e-6)
+        let five = Proportion.clopperPearson(successes: 5, trials: 100)
+        #expect(abs(five.lower - 0.016432) < 1e-6)
+        #expect(abs(five.upper - 0.112835) < 1e-6)
+        let all = Proportion.clopperPearson(successes: 10, trials: 10)
+        #expect(all.upper == 1 && abs(all.lower - 0.691503) < 1e-6)
+        // Large n, where GSL's own inverse does not converge: compare with the normal approximation.
+        let big = Proportion.clopperPearson(successes: 37_000, trials: 100_000)
+        let se = (0.37 * 0.63 / 100_000).squareRoot()
+        #expect(abs(big.lower - (0.37 - 1.959964 * se)) < 1e-4)
+        #expect(abs(big.upper - (0.37 + 1.959964 * se)) < 1e-4)
+        #expect(Proportion.betaQuantile(0.975, 37_001, 63_000) > 0.37)
+    }
+
+    @Test func wilsonKnownValues() {
+        let w = Proportion.wilson(successes: 5, trials: 100)
+        #expect(abs(w.lower - 0.021543) < 1e-5)
+        #expect(abs(w.upper - 0.111750) < 1e-5)
+    }
+
+    @Test func twoProportionTest() {
+        let t = Proportion.twoProportionTest(x1: 50, n1: 100, x2: 30, n2: 100)
+        #expect(abs(t.z - 2.886751) < 1e-5)
+        #expect(abs(t.pTwoSided - 0.003892) < 1e-5)
+        #expect(abs(t.pGreater - 0.001946) < 1e-5)
+        let same = Proportion.twoProportionTest(x1: 0, n1: 50, x2: 0, n2: 80)
+        #expect(same.z == 0 && same.pTwoSided == 1)
+    }
+
+    @Test func histogramCountsAndOutOfRange() throws {
+        let h = try Histogram(bins: 4, lower: 0, upper: 4)
+        for x in [0.5, 1.5, 1.7, 3.99, -1, 4, 10] { h.add(x) }
+        #expect((0..<4).map { h.count(bin: $0) } == [1, 2, 0, 1])
+        #expect(h.underflow == 1 && h.overflow == 2)
+        #expect(h.range(bin: 2) == (2, 3))
+        #expect(h.total == 4)
+        #expect(throws: GSLError.self) { try Histogram(bins: 0, lower: 0, upper: 1) }
+    }
+}
+
+@Suite struct RunningStatisticsTests {
+    @Test func matchesBatchStatistics() {
+        let xs: [Double] = [2, 4, 4, 4, 5, 5, 7, 9]
+        var r = RunningStatistics()
+        xs.forEach { r.add($0) }
+        #expect(r.count == 8 && r.mean == 5)
+        #expect(abs(r.variance - Statistics.variance(xs)) < 1e-12)
+        #expect(r.minimum == 2 && r.maximum == 9)
+        let batch = Statistics.meanConfidenceInterval(xs)
+        let running = r.meanConfidenceInterval()
+        #expect(abs(batch.lower - running.lower) < 1e-12 && abs(batch.upper - running.upper) < 1e-12)
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Scenario
-
-@Test func ScenarioBuilds() { #expect(Bool(true)) }

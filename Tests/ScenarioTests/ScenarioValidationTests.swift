@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import Scenario
+
+@Suite struct ScenarioValidationTests {
+    func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s")
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    @Test func emptyFileGivesAllDefaults() throws {
+        let v = try ScenarioLoader.parse(yaml: "", file: "x.yaml", defaultName: "x")
+        #expect(v.at("name") == .text("x"))
+        #expect(v.at("seed") == .integer(1))
+        #expect(v.at("days") == .integer(28))
+        #expect(v.at("population.size") == .integer(10_000))
+        #expect(v.at("population.app_adoption") == .number(0.4))
+        #expect(v.at("outputs.hourly") == .boolean(true))
+    }
+
+    @Test func givenValuesOverrideDefaults() throws {
+        let v = try ScenarioLoader.parse(yaml: "name: demo\nseed: 7\npopulation:\n  size: 1_000\n  app_adoption: 1\n", file: "x.yaml", defaultName: "x")
+        #expect(v.at("name") == .text("demo"))
+        #expect(v.at("population.size") == .integer(1000))
+        #expect(v.at("population.app_adoption")?.doubleValue == 1)
+    }
+
+    @Test func unknownKeyNamesPathLineAndSuggestion() {
+        let p = problems("population:\n  sise: 10\n")
+        #expect(p == ["s.yaml:2:3: population.sise: unknown key (did you mean 'size'?); allowed keys: size, app_adoption"])
+        #expect(problems("dayz: 3\n").first?.contains("dayz: unknown key (did you mean 'days'?)") == true)
+        #expect(problems("contacts:\n  foo: 1\n") == ["s.yaml:2:3: contacts.foo: unknown key; this block has no keys yet"])
+    }
+
+    @Test func wrongTypeNamesWhatIsAllowed() {
+        #expect(problems("days: ten\n") == ["s.yaml:1:7: days: expected an integer from 1 to 3650 (days), got ten"])
+        #expect(problems("days: 2.5\n").first?.contains("expected an integer") == true)
+        #expect(problems("days: \"10\"\n").first?.contains("got \"10\"") == true)
+        #expect(problems("outputs:\n  hourly: yes\n") == ["s.yaml:2:11: outputs.hourly: expected true or false, got yes"])
+        #expect(problems("population: 5\n") == ["s.yaml:1:13: population: expected a block with keys size, app_adoption, got 5"])
+        #expect(problems("days: [1, 2]\n").first?.contains("got a list") == true)
+        #expect(problems("days:\n").first?.contains("days: missing value") == true)
+    }
+
+    @Test func outOfRangeValues() {
+        #expect(problems("population:\n  app_adoption: 1.5\n") == ["s.yaml:2:17: population.app_adoption: 1.5 is out of range; expected a number from 0 to 1 (share)"])
+        #expect(problems("days: 0\n").first?.contains("0 is out of range") == true)
+        #expect(problems("seed: -1\n").first?.contains("out of range") == true)
+    }
+
+    @Test func datesMustBeReal() {
+        #expect(problems("start: 2021-02-29\n").first?.contains("start: expected a date YYYY-MM-DD") == true)
+        #expect(problems("start: 2020-02-29\n").isEmpty)
+        #expect(problems("start: 1/3/2020\n").count == 1)
+    }
+
+    @Test func crossFieldChecks() {
+        let p = problems("radio:\n  rpi_rotation_min_minutes: 18\n  rpi_rotation_max_minutes: 12\n")
+        #expect(p == ["s.yaml:2:3: radio: rpi_rotation_min_minutes (18) must not exceed rpi_rotation_max_minutes (12)"])
+    }
+
+    @Test func duplicateKeysAndSyntaxErrors() {
+        #expect(problems("days: 3\ndays: 4\n").first?.contains("duplicate") == true)
+        let syntax = problems("population:\n  size: [1, 2\n")
+        #expect(syntax.count == 1)
+        #expect(syntax.first?.hasPrefix("s.yaml:") == true)
+        #expect(syntax.first?.contains("YAML syntax error") == true)
+        #expect(syntax.first?.contains("\n") == false)
+    }
+
+    @Test func everyProblemIsReported() {
+        #expect(problems("days: 0\nseed: x\nfoo: 1\n").count == 3)
+    }
+
+    @Test func missingFileIsAOneLineError() {
+        do {
+            _ = try ScenarioLoader.load(file: "/nonexistent/nope.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/nonexistent/nope.yaml: no such file; pass the path of a scenario YAML file, e.g. Scenarios/default.yaml")
+        }
+    }
+
+    @Test func didYouMeanDistance() {
+        #expect(DidYouMean.distance("kitten", "sitting") == 3)
+        #expect(DidYouMean.suggestion(for: "popluation", among: ["population", "radio"]) == "population")
+        #expect(DidYouMean.suggestion(for: "zzz", among: ["population", "radio"]) == nil)
+    }
+}
+
+@Suite struct ScenarioFilesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func shippedScenariosAreValid() throws {
+        let dir = Self.root.appendingPathComponent("Scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".yaml") }
+        #expect(files.contains("default.yaml"))
+        for file in files {
+            #expect(throws: Never.self) { try ScenarioLoader.load(file: dir.appendingPathComponent(file).path) }
+        }
+    }
+
+    @Test func referenceIsUpToDate() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Scenarios/README.md"), encoding: .utf8)
+        #expect(text == ScenarioReference.markdown(), "run: swift run ensim scenario reference > Scenarios/README.md")
+    }
+}

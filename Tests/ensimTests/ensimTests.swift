@@ -1,4 +1,0 @@
-import Testing
-@testable import ensim
-
-@Test func ensimBuilds() { #expect(Bool(true)) }
