@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
-        subcommands: []
+        subcommands: [EngineBenchmark.self]
     )
 }
 
