@@ -193,21 +193,21 @@ enum HoldModel {
             let mask = increments.count - 1
             var next = 0
             var sequence: UInt64 = 0
-            func push(after time: SimTime, slot: UInt32) {
-                queue.insert(QueueEntry(time: time + increments[next & mask], priority: 0, sequence: sequence, slot: slot))
+            for slot in 0..<pending {
+                queue.insert(QueueEntry(time: increments[next & mask], priority: 0, sequence: sequence,
+                                        slot: UInt32(truncatingIfNeeded: slot)))
                 next &+= 1
                 sequence &+= 1
             }
-            for slot in 0..<pending { push(after: 0, slot: UInt32(truncatingIfNeeded: slot)) }
-            for _ in 0..<warmup {
-                let top = queue.removeMin()!
-                push(after: top.time, slot: top.slot)
-            }
             let clock = ContinuousClock()
-            let started = clock.now
-            for _ in 0..<events {
-                let top = queue.removeMin()!
-                push(after: top.time, slot: top.slot)
+            var started = clock.now
+            for step in 0..<(warmup + events) {
+                if step == warmup { started = clock.now }
+                let top = queue.removeMin().unsafelyUnwrapped
+                queue.insert(QueueEntry(time: top.time + increments[next & mask], priority: 0, sequence: sequence,
+                                        slot: top.slot))
+                next &+= 1
+                sequence &+= 1
             }
             let elapsed = clock.now - started
             precondition(queue.count == pending)
