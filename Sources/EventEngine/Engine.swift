@@ -27,14 +27,12 @@ public protocol EventKind {
 @usableFromInline
 struct EventSlot<Event> {
     @usableFromInline var event: Event?
-    /// Sequence number of the occurrence currently in the queue; `freeMarker` when unused.
+    /// Sequence number of the occurrence currently in the queue; `UInt64.max` when unused.
     /// A queue entry whose sequence differs is stale (cancelled) and is skipped.
     @usableFromInline var queuedSequence: UInt64
     /// Repeat interval in seconds; 0 for a one-shot event.
     @usableFromInline var period: Int64
     @usableFromInline var generation: UInt32
-
-    @usableFromInline static var freeMarker: UInt64 { .max }
 
     @inlinable
     init(event: Event?, queuedSequence: UInt64, period: Int64, generation: UInt32) {
@@ -42,6 +40,27 @@ struct EventSlot<Event> {
         self.queuedSequence = queuedSequence
         self.period = period
         self.generation = generation
+    }
+}
+
+/// The engine's mutable state (see `Engine.state`).
+@usableFromInline
+struct EngineState<Event> {
+    @usableFromInline var queue = QuaternaryHeap()
+    @usableFromInline var slots: ContiguousArray<EventSlot<Event>> = []
+    @usableFromInline var freeSlots: [UInt32] = []
+    @usableFromInline var currentTime: SimTime
+    @usableFromInline var nextSequence: UInt64 = 0
+    @usableFromInline var liveCount = 0
+    @usableFromInline var staleCount = 0
+    @usableFromInline var deliveredCount = 0
+    @usableFromInline var deliveredByKind: [Int]
+    @usableFromInline var stopRequested = false
+
+    @usableFromInline
+    init(start: SimTime, kindCount: Int) {
+        currentTime = start
+        deliveredByKind = Array(repeating: 0, count: kindCount)
     }
 }
 
@@ -59,51 +78,54 @@ struct EventSlot<Event> {
 ///   when it reaches the front (or when stale entries outnumber live ones).
 /// - Not thread-safe: one engine belongs to one simulation thread.
 public final class Engine<Event: EventKind> {
-    @usableFromInline var queue = QuaternaryHeap()
-    @usableFromInline var slots: ContiguousArray<EventSlot<Event>> = []
-    @usableFromInline var freeSlots: [UInt32] = []
-    @usableFromInline var currentTime: SimTime
-    @usableFromInline var nextSequence: UInt64 = 0
-    @usableFromInline var liveCount = 0
-    @usableFromInline var staleCount = 0
-    @usableFromInline var deliveredCount = 0
-    @usableFromInline var deliveredByKind: [Int]
-    @usableFromInline var stopRequested = false
+    /// All mutable state, behind a pointer the engine owns.
+    ///
+    /// Stored properties of a class get dynamic exclusivity checks (swift_beginAccess, a
+    /// thread-local access set) on every access; profiling the hold benchmark showed them
+    /// at ~40% of the time. Accesses through an unsafe pointer are not checked. This is
+    /// sound here because no access is held across the handler call (the handler may
+    /// reenter schedule/cancel) and the engine is confined to one thread.
+    @usableFromInline let state: UnsafeMutablePointer<EngineState<Event>>
 
     /// Stale entries tolerated before the queue is compacted (and only when they are
     /// more than half of the queue), so heavy cancelling cannot grow memory unboundedly.
     @usableFromInline static var compactionThreshold: Int { 4_096 }
 
     public init(start: SimTime) {
-        currentTime = start
-        deliveredByKind = Array(repeating: 0, count: Event.kindNames.count)
+        state = .allocate(capacity: 1)
+        state.initialize(to: EngineState(start: start, kindCount: Event.kindNames.count))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Current simulated time: the time of the event being delivered, or the end of the last run.
     @inlinable
-    public var now: SimTime { currentTime }
+    public var now: SimTime { state.pointee.currentTime }
 
     /// Scheduled events not yet delivered nor cancelled (a recurring series counts once).
     @inlinable
-    public var pendingCount: Int { liveCount }
+    public var pendingCount: Int { state.pointee.liveCount }
 
     /// Events delivered so far (each occurrence of a recurring series counts).
     @inlinable
-    public var processedCount: Int { deliveredCount }
+    public var processedCount: Int { state.pointee.deliveredCount }
 
     /// Events of one kind delivered so far.
     @inlinable
-    public func processedCount(of kindIndex: Int) -> Int { deliveredByKind[kindIndex] }
+    public func processedCount(of kindIndex: Int) -> Int { state.pointee.deliveredByKind[kindIndex] }
 
     /// Delivered events per kind name.
     public var processedCountsByKind: [String: Int] {
-        Dictionary(uniqueKeysWithValues: zip(Event.kindNames, deliveredByKind))
+        Dictionary(uniqueKeysWithValues: zip(Event.kindNames, state.pointee.deliveredByKind))
     }
 
     /// Pre-allocates room for `pending` simultaneously scheduled events.
     public func reserveCapacity(pending: Int) {
-        queue.reserveCapacity(pending)
-        slots.reserveCapacity(pending)
+        state.pointee.queue.reserveCapacity(pending)
+        state.pointee.slots.reserveCapacity(pending)
     }
 
     // MARK: Scheduling
@@ -111,7 +133,7 @@ public final class Engine<Event: EventKind> {
     /// Schedules `event` at time `t` (precondition: `t >= now`).
     @inlinable @discardableResult
     public func schedule(_ event: Event, at t: SimTime, priority: Int32 = 0) -> EventHandle {
-        precondition(t >= currentTime, "scheduling at \(t), before now (\(currentTime))")
+        precondition(t >= state.pointee.currentTime, "scheduling at \(t), before now (\(state.pointee.currentTime))")
         return enqueue(event, at: t, priority: priority, period: 0)
     }
 
@@ -119,7 +141,7 @@ public final class Engine<Event: EventKind> {
     @inlinable @discardableResult
     public func schedule(_ event: Event, after delay: Int64, priority: Int32 = 0) -> EventHandle {
         precondition(delay >= 0, "negative delay \(delay)")
-        return enqueue(event, at: currentTime + delay, priority: priority, period: 0)
+        return enqueue(event, at: state.pointee.currentTime + delay, priority: priority, period: 0)
     }
 
     /// Schedules `event` at `first`, `first + every`, `first + 2 every`, ... until the
@@ -130,7 +152,7 @@ public final class Engine<Event: EventKind> {
     /// and before events the handler schedules.
     @inlinable @discardableResult
     public func scheduleRecurring(_ event: Event, first: SimTime, every: Int64, priority: Int32 = 0) -> EventHandle {
-        precondition(first >= currentTime, "scheduling at \(first), before now (\(currentTime))")
+        precondition(first >= state.pointee.currentTime, "scheduling at \(first), before now (\(state.pointee.currentTime))")
         precondition(every > 0, "recurrence interval must be positive, got \(every)")
         return enqueue(event, at: first, priority: priority, period: every)
     }
@@ -140,12 +162,12 @@ public final class Engine<Event: EventKind> {
     @inlinable
     public func cancel(_ handle: EventHandle) {
         let index = Int(handle.slot)
-        guard index < slots.count, slots[index].generation == handle.generation,
-              slots[index].queuedSequence != EventSlot<Event>.freeMarker
+        guard index < state.pointee.slots.count, state.pointee.slots[index].generation == handle.generation,
+              state.pointee.slots[index].queuedSequence != UInt64.max
         else { return }
         freeSlot(index)
-        staleCount += 1
-        if staleCount > Self.compactionThreshold && staleCount * 2 > queue.count {
+        state.pointee.staleCount += 1
+        if state.pointee.staleCount > Self.compactionThreshold && state.pointee.staleCount * 2 > state.pointee.queue.count {
             compactQueue()
         }
     }
@@ -154,8 +176,8 @@ public final class Engine<Event: EventKind> {
     @inlinable
     public func isPending(_ handle: EventHandle) -> Bool {
         let index = Int(handle.slot)
-        return index < slots.count && slots[index].generation == handle.generation
-            && slots[index].queuedSequence != EventSlot<Event>.freeMarker
+        return index < state.pointee.slots.count && state.pointee.slots[index].generation == handle.generation
+            && state.pointee.slots[index].queuedSequence != UInt64.max
     }
 
     // MARK: Running
@@ -167,26 +189,26 @@ public final class Engine<Event: EventKind> {
     /// Precondition: `end >= now`.
     @inlinable
     public func run(until end: SimTime, _ handler: (Event) throws -> Void) rethrows {
-        precondition(end >= currentTime, "run(until: \(end)) before now (\(currentTime))")
-        stopRequested = false
+        precondition(end >= state.pointee.currentTime, "run(until: \(end)) before now (\(state.pointee.currentTime))")
+        state.pointee.stopRequested = false
         while let event = nextEvent(before: end) {
             try handler(event)
-            if stopRequested { return }
+            if state.pointee.stopRequested { return }
         }
-        currentTime = end
+        state.pointee.currentTime = end
     }
 
     /// Ends the current `run` after the handler returns. The next `run` continues from there.
     @inlinable
-    public func stop() { stopRequested = true }
+    public func stop() { state.pointee.stopRequested = true }
 
     /// Time of the next event to be delivered, if any (drops cancelled entries at the front).
     @inlinable
     public func nextEventTime() -> SimTime? {
-        while let top = queue.min {
-            if slots[Int(top.slot)].queuedSequence == top.sequence { return top.time }
-            _ = queue.removeMin()
-            staleCount -= 1
+        while let top = state.pointee.queue.min {
+            if state.pointee.slots[Int(top.slot)].queuedSequence == top.sequence { return top.time }
+            _ = state.pointee.queue.removeMin()
+            state.pointee.staleCount -= 1
         }
         return nil
     }
@@ -195,52 +217,52 @@ public final class Engine<Event: EventKind> {
 
     @inlinable
     func enqueue(_ event: Event, at t: SimTime, priority: Int32, period: Int64) -> EventHandle {
-        let sequence = nextSequence
-        nextSequence &+= 1
+        let sequence = state.pointee.nextSequence
+        state.pointee.nextSequence &+= 1
         let slot: UInt32
-        if let reused = freeSlots.popLast() {
+        if let reused = state.pointee.freeSlots.popLast() {
             slot = reused
-            slots[Int(reused)].event = event
-            slots[Int(reused)].queuedSequence = sequence
-            slots[Int(reused)].period = period
+            state.pointee.slots[Int(reused)].event = event
+            state.pointee.slots[Int(reused)].queuedSequence = sequence
+            state.pointee.slots[Int(reused)].period = period
         } else {
-            precondition(slots.count < Int(UInt32.max), "too many simultaneously scheduled events")
-            slot = UInt32(truncatingIfNeeded: slots.count)
-            slots.append(EventSlot(event: event, queuedSequence: sequence, period: period, generation: 0))
+            precondition(state.pointee.slots.count < Int(UInt32.max), "too many simultaneously scheduled events")
+            slot = UInt32(truncatingIfNeeded: state.pointee.slots.count)
+            state.pointee.slots.append(EventSlot(event: event, queuedSequence: sequence, period: period, generation: 0))
         }
-        liveCount += 1
-        queue.insert(QueueEntry(time: t, priority: priority, sequence: sequence, slot: slot))
-        return EventHandle(slot: slot, generation: slots[Int(slot)].generation)
+        state.pointee.liveCount += 1
+        state.pointee.queue.insert(QueueEntry(time: t, priority: priority, sequence: sequence, slot: slot))
+        return EventHandle(slot: slot, generation: state.pointee.slots[Int(slot)].generation)
     }
 
     /// Removes and returns the next live event before `end`, advancing `now` and the
     /// counters; nil when there is none. Recurring series are re-queued here.
     @inlinable
     func nextEvent(before end: SimTime) -> Event? {
-        while let top = queue.min, top.time < end {
+        while let top = state.pointee.queue.min, top.time < end {
             let index = Int(top.slot)
-            guard slots[index].queuedSequence == top.sequence else {
-                _ = queue.removeMin()
-                staleCount -= 1
+            guard state.pointee.slots[index].queuedSequence == top.sequence else {
+                _ = state.pointee.queue.removeMin()
+                state.pointee.staleCount -= 1
                 continue
             }
-            currentTime = top.time
+            state.pointee.currentTime = top.time
             let event: Event
-            let period = slots[index].period
+            let period = state.pointee.slots[index].period
             if period == 0 {
-                _ = queue.removeMin()
-                event = slots[index].event.unsafelyUnwrapped
+                _ = state.pointee.queue.removeMin()
+                event = state.pointee.slots[index].event.unsafelyUnwrapped
                 freeSlot(index)
             } else {
-                event = slots[index].event.unsafelyUnwrapped
-                let sequence = nextSequence
-                nextSequence &+= 1
-                slots[index].queuedSequence = sequence
-                _ = queue.replaceMin(with: QueueEntry(
+                event = state.pointee.slots[index].event.unsafelyUnwrapped
+                let sequence = state.pointee.nextSequence
+                state.pointee.nextSequence &+= 1
+                state.pointee.slots[index].queuedSequence = sequence
+                _ = state.pointee.queue.replaceMin(with: QueueEntry(
                     time: top.time + period, priority: top.priority, sequence: sequence, slot: top.slot))
             }
-            deliveredCount += 1
-            deliveredByKind[event.kindIndex] += 1
+            state.pointee.deliveredCount += 1
+            state.pointee.deliveredByKind[event.kindIndex] += 1
             return event
         }
         return nil
@@ -250,16 +272,17 @@ public final class Engine<Event: EventKind> {
     /// its handle and its queue entry.
     @inlinable
     func freeSlot(_ index: Int) {
-        slots[index].event = nil
-        slots[index].queuedSequence = EventSlot<Event>.freeMarker
-        slots[index].generation &+= 1
-        freeSlots.append(UInt32(truncatingIfNeeded: index))
-        liveCount -= 1
+        state.pointee.slots[index].event = nil
+        state.pointee.slots[index].queuedSequence = UInt64.max
+        state.pointee.slots[index].generation &+= 1
+        state.pointee.freeSlots.append(UInt32(truncatingIfNeeded: index))
+        state.pointee.liveCount -= 1
     }
 
     @usableFromInline
     func compactQueue() {
-        queue.removeAll { slots[Int($0.slot)].queuedSequence != $0.sequence }
-        staleCount = 0
+        let slots = state.pointee.slots   // a copy (shared buffer), so the closure does not alias the queue
+        state.pointee.queue.removeAll { slots[Int($0.slot)].queuedSequence != $0.sequence }
+        state.pointee.staleCount = 0
     }
 }

@@ -48,10 +48,13 @@ public protocol EntryPriorityQueue {
 
 /// Implicit 4-ary min-heap in one contiguous array.
 ///
-/// Chosen over swift-collections' `Heap` (a min-max heap, which pays extra comparisons
-/// per level to also support `max`) by measurement: see `EngineBenchmark.swift` and
-/// Results/benchmarks/engine.json (`queue_comparison`). Four children per node halve the
-/// depth of a binary heap; the four children sit in one or two cache lines.
+/// Chosen over swift-collections' `Heap` (a min-max heap, which pays extra comparisons per
+/// level to also support `max`) by measurement with `ensim bench engine` (hold model on the
+/// bare queue, release build, this shared 2-core machine): about 5% faster at 1,000 entries
+/// (13.2-13.8 M vs 12.5-12.9 M operations/s) and, at 1,000,000 entries, within run-to-run
+/// noise (+19%, +12%, -14% in three runs). It also offers `replaceMin`, which the engine uses
+/// to re-queue recurring events with a single sift. Four children per node halve the depth
+/// of a binary heap. See Results/benchmarks/engine.json (`queue_comparison`).
 @frozen
 public struct QuaternaryHeap: EntryPriorityQueue {
     @usableFromInline var storage: ContiguousArray<QueueEntry>
@@ -147,6 +150,11 @@ public struct QuaternaryHeap: EntryPriorityQueue {
                 }
                 child &+= 1
             }
+            // Branchy child selection and an early stop are deliberate: at a million entries
+            // the deepest levels are cache misses, and correctly predicted branches let the CPU
+            // start loading the next level early. Measured alternatives: a branchless
+            // tournament, a fixed 4-trip loop and a bottom-up (walk to leaf, sift up) variant
+            // were 30-50% faster at 1,000 entries but 40-45% slower at 1,000,000.
             guard bestEntry < entry else { break }
             heap[hole] = bestEntry
             hole = best
