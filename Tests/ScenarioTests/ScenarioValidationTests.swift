@@ -3,16 +3,17 @@ import Testing
 @testable import Scenario
 import Simulation
 
-@Suite struct ScenarioValidationTests {
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
+/// The one-line problems a YAML text gives, as `ensim validate` prints them.
+func problems(_ yaml: String) -> [String] {
+    do {
+        _ = try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s")
+        return []
+    } catch {
+        return error.problems.map(\.description)
     }
+}
 
+@Suite struct ScenarioValidationTests {
     @Test func emptyFileGivesAllDefaults() throws {
         let v = try ScenarioLoader.parse(yaml: "", file: "x.yaml", defaultName: "x")
         #expect(v.at("name") == .text("x"))
@@ -112,15 +113,6 @@ import Simulation
 }
 
 @Suite struct ScenarioSharesTests {
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s")
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
-    }
-
     @Test func sharesMustSumToOne() {
         #expect(problems("population:\n  age_shares:\n    children: 0.5\n    adults: 0.6\n    seniors: 0.2\n")
             == ["s.yaml:3:5: population.age_shares: shares must sum to 1, got 1.3 (children + adults + seniors)"])
