@@ -20,6 +20,7 @@ public final class Simulation {
     private let network: ContactNetwork
     private let availability: PhoneAvailability
     private let fleet: PhoneFleet
+    private let deriver = try! BatchRPIDeriver(capacity: 1)
     /// Ground truth of the days within the retention window.
     public private(set) var groundTruth: [GroundTruthDay] = []
     private let rotationStreams: [RandomStream]
@@ -96,9 +97,8 @@ public final class Simulation {
             day.uninstalled = Int64(counts.uninstalled)
             groundTruth.append(contacts.groundTruth)
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
-            try fleet.rollKeys(midnight: engine.now, threads: config.threads)
+            fleet.rollKeys(midnight: engine.now, threads: config.threads)
             day.tekRotations += Int64(fleet.count)
-            day.rpisDerived += Int64(fleet.count * PhoneFleet.rpisPerKey)
             // A new key means a new RPI at once: every phone rotates now.
             for phone in 0..<fleet.count {
                 if let pending = pendingRotation[phone] { engine.cancel(pending) }
@@ -113,7 +113,9 @@ public final class Simulation {
     /// after a uniform draw in [min, max] minutes.
     private func rotate(phone: Int) {
         let now = engine.now
-        broadcastToday.insert(fleet.identifier(phone: phone, at: now))
+        let interval = ENIntervalNumber(unixTime: now)
+        broadcastToday.insert(fleet.advertisement(phone: phone, interval: interval, txPower: 8, deriver: deriver).identifier)
+        day.rpisDerived += 1
         day.rpiRotations += 1
         totalRotations += 1
         hourlyRotations[Int((now - config.start) / SimDuration.hour)] += 1

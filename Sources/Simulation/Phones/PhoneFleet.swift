@@ -3,73 +3,66 @@ import GAEN
 import GSL
 import Synchronization
 
-/// The phones running the app: who has it, each phone's Temporary Exposure Key of the
-/// day and that key's 144 Rolling Proximity Identifiers (real HKDF + AES from GAEN).
+/// The phones running the app and their key material of the current UTC day: the
+/// Temporary Exposure Key and the two keys derived from it (RPIK for identifiers, AEMK for
+/// metadata), all with the real GAEN cryptography. Identifiers are derived on demand, for
+/// the intervals someone actually hears, rather than 144 per phone and day.
 final class PhoneFleet {
-    static let rpisPerKey = Int(TemporaryExposureKey.defaultRollingPeriod)
-
     let seed: UInt64
     /// Person index of each app phone, ascending.
     let owners: [Int32]
     private(set) var keys: [TemporaryExposureKey]
-    /// Today's RPIs, `rpisPerKey` per phone, in phone order.
-    private var identifiers: [RollingProximityIdentifier]
+    private(set) var identifierKeys: [RollingProximityIdentifierKey]
+    private(set) var metadataKeys: [AssociatedEncryptedMetadataKey]
 
     init(seed: UInt64, owners: [Int32]) {
         self.seed = seed
         self.owners = owners
         let placeholderKey = try! TemporaryExposureKey(keyData: .zero, rollingStartIntervalNumber: ENIntervalNumber(0))
         keys = Array(repeating: placeholderKey, count: owners.count)
-        identifiers = Array(repeating: RollingProximityIdentifier(.zero), count: owners.count * Self.rpisPerKey)
+        identifierKeys = Array(repeating: RollingProximityIdentifierKey(keyData: .zero), count: owners.count)
+        metadataKeys = Array(repeating: AssociatedEncryptedMetadataKey(keyData: .zero), count: owners.count)
     }
 
     var count: Int { owners.count }
 
-    /// Every phone draws a new key for the UTC day starting at `midnight` and derives its
-    /// RPIs, sharded over `threads` workers. Key material comes from a per-(phone, day) GSL
-    /// stream so runs are reproducible; a real phone uses its secure random generator.
-    func rollKeys(midnight: SimTime, threads: Int) throws {
-        let start = ENIntervalNumber(unixTime: midnight)
-        let day = UInt64(SimClock.dayNumber(midnight))
+    /// The key `phone` uses on the UTC day `dayNumber`: a pure function of (seed, phone, day),
+    /// so the backend can ask for any past key. A real phone draws it from a secure generator;
+    /// here it comes from a per-(phone, day) GSL stream so runs are reproducible.
+    static func temporaryExposureKey(seed: UInt64, phone: Int, dayNumber: Int64, stream: RandomStream) -> TemporaryExposureKey {
+        stream.reseed(StreamKey(seed: seed, stream: "tek", index: UInt64(phone) << 32 | UInt64(dayNumber)))
+        let data = Bytes16(word0: UInt64(stream.next32()) << 32 | UInt64(stream.next32()),
+                           word1: UInt64(stream.next32()) << 32 | UInt64(stream.next32()))
+        return try! TemporaryExposureKey(keyData: data, rollingStartIntervalNumber: ENIntervalNumber(unixTime: dayNumber * SimDuration.day))
+    }
+
+    /// Every phone rolls to the key of the UTC day starting at `midnight`, sharded over threads.
+    func rollKeys(midnight: SimTime, threads: Int) {
+        let dayNumber = SimClock.dayNumber(midnight)
         let seed = self.seed
-        let newKeys = SharedBuffer(base: keys.withUnsafeMutableBufferPointer { $0 })
-        let rpis = SharedBuffer(base: identifiers.withUnsafeMutableBufferPointer { $0 })
-        let failure = FailureBox()
+        let keys = SharedBuffer(base: self.keys.withUnsafeMutableBufferPointer { $0 })
+        let rpiks = SharedBuffer(base: identifierKeys.withUnsafeMutableBufferPointer { $0 })
+        let aemks = SharedBuffer(base: metadataKeys.withUnsafeMutableBufferPointer { $0 })
         forEachShard(count: owners.count, threads: threads) { range in
-            do {
-                let stream = RandomStream(seed: seed, stream: "tek", generator: .taus2)
-                let deriver = try BatchRPIDeriver()
-                for phone in range {
-                    stream.reseed(StreamKey(seed: seed, stream: "tek", index: UInt64(phone) << 32 | day))
-                    let data = Bytes16(word0: UInt64(stream.next32()) << 32 | UInt64(stream.next32()),
-                                       word1: UInt64(stream.next32()) << 32 | UInt64(stream.next32()))
-                    let key = try TemporaryExposureKey(keyData: data, rollingStartIntervalNumber: start)
-                    newKeys.base[phone] = key
-                    let slice = UnsafeMutableBufferPointer(rebasing: rpis.base[(phone * Self.rpisPerKey)..<((phone + 1) * Self.rpisPerKey)])
-                    try deriver.deriveAll(of: key, into: slice)
-                }
-            } catch {
-                failure.record(error)
+            let stream = RandomStream(seed: seed, stream: "tek", generator: .taus2)
+            for phone in range {
+                let key = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: dayNumber, stream: stream)
+                keys.base[phone] = key
+                rpiks.base[phone] = key.rollingProximityIdentifierKey
+                aemks.base[phone] = key.associatedEncryptedMetadataKey
             }
         }
-        if let error = failure.error { throw error }
     }
 
-    /// The RPI `phone` broadcasts at time `t` of the current key's day.
-    func identifier(phone: Int, at t: SimTime) -> RollingProximityIdentifier {
-        let offset = Int(SimClock.enIntervalNumber(t) - Int64(keys[phone].rollingStartIntervalNumber.rawValue))
-        precondition((0..<Self.rpisPerKey).contains(offset), "time outside the current key's validity")
-        return identifiers[phone * Self.rpisPerKey + offset]
+    /// What `phone` broadcasts during `interval` of the current day: its RPI and the
+    /// metadata (version, calibrated Tx power) encrypted into the AEM.
+    func advertisement(phone: Int, interval: ENIntervalNumber, txPower: Int8, deriver: BatchRPIDeriver)
+        -> (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata) {
+        var rpi = RollingProximityIdentifier(.zero)
+        withUnsafeMutablePointer(to: &rpi) { pointer in
+            try! deriver.derive(rpik: identifierKeys[phone], firstInterval: interval, into: UnsafeMutableBufferPointer(start: pointer, count: 1))
+        }
+        let aem = metadataKeys[phone].encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi)
+        return (rpi, aem)
     }
-}
-
-/// First error thrown by any parallel shard.
-final class FailureBox: Sendable {
-    private let first = Mutex<(any Error)?>(nil)
-
-    func record(_ e: any Error) {
-        first.withLock { if $0 == nil { $0 = e } }
-    }
-
-    var error: (any Error)? { first.withLock { $0 } }
 }
