@@ -30,14 +30,19 @@ enum EnsimProcess {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
-        let out = Pipe(), err = Pipe()
+        // stdout through a pipe, stderr into a file: neither can fill up and block the child.
+        let out = Pipe()
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let errHandle = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = errHandle
         try process.run()
-        // Read both pipes before waiting so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try errHandle.close()
+        let errData = try Data(contentsOf: errURL)
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }

@@ -1,70 +1,10 @@
 import Foundation
 import Testing
 
-/// Output of one run of the built `ensim` binary.
-struct GaenCLIResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Finds the `ensim` executable built beside the test bundle, falling back to searching upward
-/// from this source file for .build/{debug,release}/ensim.
-func gaenTestEnsimExecutable() throws -> URL {
-    var candidates: [URL] = []
-    let bundle = Bundle.main.bundleURL
-    candidates += [bundle.appendingPathComponent("ensim"), bundle.deletingLastPathComponent().appendingPathComponent("ensim")]
-    for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-        candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ensim"))
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while directory.path != "/" {
-        for config in ["debug", "release"] {
-            candidates.append(directory.appendingPathComponent(".build/\(config)/ensim"))
-        }
-        directory = directory.deletingLastPathComponent()
-    }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw GaenCLITestError.executableNotFound(candidates.map(\.path))
-    }
-    return found
-}
-
-enum GaenCLITestError: Error { case executableNotFound([String]) }
-
-/// Runs `ensim` with `arguments` in `directory` and collects its output.
-func gaenTestRunEnsim(_ arguments: [String], in directory: URL? = nil) throws -> GaenCLIResult {
-    let process = Process()
-    process.executableURL = try gaenTestEnsimExecutable()
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    // stdout through a pipe, stderr into a file: neither can fill up and block the child.
-    let out = Pipe()
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-gaen-stderr-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errURL) }
-    let errHandle = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
-    process.standardError = errHandle
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try errHandle.close()
-    let stderrData = try Data(contentsOf: errURL)
-    return GaenCLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: stderrData, as: UTF8.self))
-}
-
-private func gaenTestTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-gaen-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 @Suite("ensim gaen command line")
 struct GaenCLITests {
     @Test func deriveMatchesOfficialVectors() throws {
-        let result = try gaenTestRunEnsim(["gaen", "derive", "--tek", "75c734c6dd1a782de7a965da5eb93125",
+        let result = try EnsimProcess.run(["gaen", "derive", "--tek", "75c734c6dd1a782de7a965da5eb93125",
                                            "--enin", "2642976", "--tx-power", "8"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
@@ -75,7 +15,7 @@ struct GaenCLITests {
     }
 
     @Test func deriveJSON() throws {
-        let result = try gaenTestRunEnsim(["gaen", "derive", "--tek", "75c734c6dd1a782de7a965da5eb93125",
+        let result = try EnsimProcess.run(["gaen", "derive", "--tek", "75c734c6dd1a782de7a965da5eb93125",
                                            "--enin", "2642978", "--count", "1", "--json"])
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -90,7 +30,7 @@ struct GaenCLITests {
 
     @Test func deriveRejectsBadHex() throws {
         for tek in ["75c7", "zz c734c6dd1a782de7a965da5eb93125", "75c734c6dd1a782de7a965da5eb9312500"] {
-            let result = try gaenTestRunEnsim(["gaen", "derive", "--tek", tek, "--enin", "1"])
+            let result = try EnsimProcess.run(["gaen", "derive", "--tek", tek, "--enin", "1"])
             #expect(result.status != 0)
             #expect(result.stderr.hasPrefix("error: --tek"))
             #expect(result.stderr.split(separator: "\n").count == 1)
@@ -99,10 +39,10 @@ struct GaenCLITests {
     }
 
     @Test func keygenExportInspectRoundTrip() throws {
-        let dir = try gaenTestTemporaryDirectory()
+        let dir = EnsimProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let keygen = try gaenTestRunEnsim(["gaen", "keygen", "--out", "sign.pem"], in: dir)
+        let keygen = try EnsimProcess.run(["gaen", "keygen", "--out", "sign.pem"], in: dir)
         #expect(keygen.status == 0, "\(keygen.stderr)")
         let privatePEM = try String(contentsOf: dir.appendingPathComponent("sign.pem"), encoding: .utf8)
         let publicPEM = try String(contentsOf: dir.appendingPathComponent("sign.pub.pem"), encoding: .utf8)
@@ -116,11 +56,11 @@ struct GaenCLITests {
 
         """
         try csv.write(to: dir.appendingPathComponent("keys.csv"), atomically: true, encoding: .utf8)
-        let export = try gaenTestRunEnsim(["gaen", "export", "--keys", "keys.csv", "--signing-key", "sign.pem",
+        let export = try EnsimProcess.run(["gaen", "export", "--keys", "keys.csv", "--signing-key", "sign.pem",
                                            "--out", "export.zip", "--region", "222"], in: dir)
         #expect(export.status == 0, "\(export.stderr)")
 
-        let inspect = try gaenTestRunEnsim(["gaen", "inspect", "export.zip", "--public-key", "sign.pub.pem", "--json"], in: dir)
+        let inspect = try EnsimProcess.run(["gaen", "inspect", "export.zip", "--public-key", "sign.pub.pem", "--json"], in: dir)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
         #expect(json["region"] as? String == "222")
@@ -130,33 +70,33 @@ struct GaenCLITests {
         #expect(keys[0]["rolling_period"] as? Int == 100 && keys[0]["transmission_risk_level"] == nil)
         #expect(keys[1]["days_since_onset"] as? Int == -2 && keys[1]["report_type"] as? String == "confirmed_test")
 
-        let table = try gaenTestRunEnsim(["gaen", "inspect", "export.zip", "--public-key", "sign.pub.pem"], in: dir)
+        let table = try EnsimProcess.run(["gaen", "inspect", "export.zip", "--public-key", "sign.pub.pem"], in: dir)
         #expect(table.stdout.contains("signature: verified"))
         #expect(table.stdout.contains("keys: 2"))
 
         // Another key: the table is printed, the verdict is an error and a non-zero exit.
-        _ = try gaenTestRunEnsim(["gaen", "keygen", "--out", "other.pem"], in: dir)
-        let wrongKey = try gaenTestRunEnsim(["gaen", "inspect", "export.zip", "--public-key", "other.pub.pem"], in: dir)
+        _ = try EnsimProcess.run(["gaen", "keygen", "--out", "other.pem"], in: dir)
+        let wrongKey = try EnsimProcess.run(["gaen", "inspect", "export.zip", "--public-key", "other.pub.pem"], in: dir)
         #expect(wrongKey.status != 0)
         #expect(wrongKey.stderr.hasPrefix("error: export.zip: signature does not verify"))
     }
 
     @Test func corruptFilesAreClearErrors() throws {
-        let dir = try gaenTestTemporaryDirectory()
+        let dir = EnsimProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("PK\u{3}\u{4} definitely not a zip".utf8).write(to: dir.appendingPathComponent("corrupt.zip"))
-        let corrupt = try gaenTestRunEnsim(["gaen", "inspect", "corrupt.zip"], in: dir)
+        let corrupt = try EnsimProcess.run(["gaen", "inspect", "corrupt.zip"], in: dir)
         #expect(corrupt.status != 0)
         #expect(corrupt.stderr == "error: corrupt.zip: not a zip archive (corrupt or truncated)\n")
 
-        let missing = try gaenTestRunEnsim(["gaen", "inspect", "missing.zip"], in: dir)
+        let missing = try EnsimProcess.run(["gaen", "inspect", "missing.zip"], in: dir)
         #expect(missing.status != 0)
         #expect(missing.stderr == "error: missing.zip: no such file\n")
 
-        _ = try gaenTestRunEnsim(["gaen", "keygen", "--out", "k.pem"], in: dir)
+        _ = try EnsimProcess.run(["gaen", "keygen", "--out", "k.pem"], in: dir)
         try "key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,2642976\n00ff,2642976\n"
             .write(to: dir.appendingPathComponent("bad.csv"), atomically: true, encoding: .utf8)
-        let badCSV = try gaenTestRunEnsim(["gaen", "export", "--keys", "bad.csv", "--signing-key", "k.pem", "--out", "x.zip"], in: dir)
+        let badCSV = try EnsimProcess.run(["gaen", "export", "--keys", "bad.csv", "--signing-key", "k.pem", "--out", "x.zip"], in: dir)
         #expect(badCSV.status != 0)
         #expect(badCSV.stderr.hasPrefix("error: bad.csv:3: key_data"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.zip").path))
