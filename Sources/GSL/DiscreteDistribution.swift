@@ -1,7 +1,8 @@
 import CGSL
 
 /// A categorical distribution over 0..<weights.count (GSL's Walker alias tables).
-public final class DiscreteDistribution {
+/// Immutable after creation; sampling only reads the table, so threads may share one.
+public final class DiscreteDistribution: @unchecked Sendable {
     private let table: UnsafeMutablePointer<gsl_ran_discrete_t>
     public let weights: [Double]
 

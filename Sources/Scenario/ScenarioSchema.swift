@@ -14,8 +14,12 @@ public enum ScenarioSchema {
         Field("contacts", .section(contacts), doc: "Contact layers (households, workplaces, schools, community, transport) and the ground-truth close-contact rule."),
         Field("radio", .section(radio, check: { v in
             let lo = v["rpi_rotation_min_minutes"]?.intValue ?? 0, hi = v["rpi_rotation_max_minutes"]?.intValue ?? 0
-            return lo <= hi ? nil : "rpi_rotation_min_minutes (\(lo)) must not exceed rpi_rotation_max_minutes (\(hi))"
-        }), doc: "Bluetooth advertising, scanning and channel model."),
+            if lo > hi { return "rpi_rotation_min_minutes (\(lo)) must not exceed rpi_rotation_max_minutes (\(hi))" }
+            let a = v["advert_interval_min_ms"]?.doubleValue ?? 0, b = v["advert_interval_max_ms"]?.doubleValue ?? 0
+            if a > b { return "advert_interval_min_ms must not exceed advert_interval_max_ms" }
+            let window = v["scan_window_s"]?.doubleValue ?? 0, period = v["scan_period_s"]?.doubleValue ?? 0
+            return window < period ? nil : "scan_window_s (\(ScenarioValue.format(window))) must be shorter than scan_period_s (\(ScenarioValue.format(period)))"
+        }), doc: "Bluetooth advertising, scanning and channel model (see the README's radio section)."),
         Field("app", .section([]), doc: "App behaviour and exposure detection configuration."),
         Field("health", .section([]), doc: "Positive tests and index cases."),
         Field("backend", .section([]), doc: "Key upload, verification and publishing."),
@@ -92,7 +96,37 @@ public enum ScenarioSchema {
               doc: "Shortest time between RPI (and Bluetooth address) changes; GAEN rotates every ~10–20 minutes."),
         Field("rpi_rotation_max_minutes", .integer(default: 20, range: 10...20), unit: "minutes",
               doc: "Longest time between RPI changes; each rotation draws uniformly in [min, max]."),
+        Field("advert_interval_min_ms", .number(default: 200, range: 20...10_000), unit: "ms", doc: "Shortest advertising interval (GAEN: ~250 ms)."),
+        Field("advert_interval_max_ms", .number(default: 270, range: 20...10_000), unit: "ms", doc: "Longest advertising interval; each scan window draws one in [min, max]."),
+        Field("scan_window_s", .number(default: 4, range: 0.1...60), unit: "seconds", doc: "Length of a scan window (Android default 4 s)."),
+        Field("scan_period_s", .integer(default: 300, range: 10...3600), unit: "seconds", doc: "Time between scan windows (Android default 300 s); each phone scans at its own phase."),
+        Field("attenuation_at_1m_db", .number(default: 48, range: 0...120), unit: "dB", doc: "Attenuation at 1 m in line of sight between calibrated phones."),
+        Field("path_loss_exponent", .section(perLayer(default: [1.8, 1.8, 1.8, 2.0, 1.0], range: 0...6, unit: nil,
+                                                        doc: "Path-loss exponent n (attenuation grows by 10·n dB per decade of distance)")),
+              doc: "Log-distance path-loss exponent per contact layer; transport's low value models a metal box where attenuation follows distance poorly."),
+        Field("shadowing_sigma_db", .section(perLayer(default: [5, 5, 5, 6, 8], range: 0...30, unit: "dB", doc: "Log-normal shadowing σ, drawn once per contact and direction")),
+              doc: "Shadowing σ per contact layer."),
+        Field("fading_sigma_db", .number(default: 3, range: 0...30), unit: "dB", doc: "Per-advert fading σ."),
+        Field("placement_shares", .section([
+            share("hand", 0.2, "Phone in hand."), share("pocket", 0.5, "Phone in a pocket."), share("bag", 0.3, "Phone in a bag."),
+        ], check: sumsToOne), doc: "Where phones are carried, drawn per contact and phone; must sum to 1."),
+        Field("placement_loss_db", .section([
+            Field("hand", .number(default: 0, range: 0...60), unit: "dB", doc: "Loss with the phone in hand."),
+            Field("pocket", .number(default: 6, range: 0...60), unit: "dB", doc: "Loss with the phone in a pocket."),
+            Field("bag", .number(default: 10, range: 0...60), unit: "dB", doc: "Loss with the phone in a bag."),
+        ]), doc: "Body/placement loss of each phone."),
+        Field("body_block_probability", .number(default: 0.3, range: 0...1), unit: "probability", doc: "Probability that a body blocks the line of sight during a contact."),
+        Field("body_block_loss_db", .number(default: 10, range: 0...60), unit: "dB", doc: "Extra loss when a body blocks the line of sight."),
+        Field("calibration_error_sigma_db", .number(default: 3, range: 0...30), unit: "dB", doc: "Residual error of a device model after GAEN's Tx/RSSI calibration, drawn once per model and run."),
+        Field("reception_midpoint_db", .number(default: 82, range: 0...200), unit: "dB", doc: "Attenuation at which half of the adverts are received."),
+        Field("reception_scale_db", .number(default: 4, range: 0.1...50), unit: "dB", doc: "Width of the logistic reception curve."),
     ]
+
+    static func perLayer(default values: [Double], range: ClosedRange<Double>, unit: String?, doc: String) -> [Field] {
+        ["household", "workplace", "school", "community", "transport"].enumerated().map { i, layer in
+            Field(layer, .number(default: values[i], range: range), unit: unit, doc: doc + " (\(layer)).")
+        }
+    }
 
     static let outputs: [Field] = [
         Field("hourly", .boolean(default: true), doc: "Write hourly.csv."),

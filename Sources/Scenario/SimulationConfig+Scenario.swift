@@ -20,11 +20,33 @@ extension SimulationConfig {
                 iOSShare: number("population.ios_share")),
             availability: Self.availability(v),
             contacts: Self.contacts(v),
-            rpiRotationMinMinutes: int("radio.rpi_rotation_min_minutes"),
-            rpiRotationMaxMinutes: int("radio.rpi_rotation_max_minutes"),
+            radio: Self.radio(v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )
+    }
+
+    static func radio(_ v: ScenarioValue) -> RadioParameters {
+        var r = RadioParameters()
+        func number(_ key: String) -> Double { v.at("radio." + key)!.doubleValue! }
+        let layers = ContactLayer.allCases.map(\.name)
+        r.rpiRotationMinMinutes = Int(v.at("radio.rpi_rotation_min_minutes")!.intValue!)
+        r.rpiRotationMaxMinutes = Int(v.at("radio.rpi_rotation_max_minutes")!.intValue!)
+        r.advertIntervalMs = number("advert_interval_min_ms")...number("advert_interval_max_ms")
+        r.scanWindowSeconds = number("scan_window_s")
+        r.scanPeriodSeconds = Int(v.at("radio.scan_period_s")!.intValue!)
+        r.attenuationAt1m = number("attenuation_at_1m_db")
+        r.pathLossExponent = layers.map { number("path_loss_exponent." + $0) }
+        r.shadowingSigma = layers.map { number("shadowing_sigma_db." + $0) }
+        r.fadingSigma = number("fading_sigma_db")
+        r.placementShares = Placement.allCases.map { number("placement_shares." + $0.name) }
+        r.placementLoss = Placement.allCases.map { number("placement_loss_db." + $0.name) }
+        r.bodyBlockProbability = number("body_block_probability")
+        r.bodyBlockLoss = number("body_block_loss_db")
+        r.calibrationErrorSigma = number("calibration_error_sigma_db")
+        r.receptionMidpoint = number("reception_midpoint_db")
+        r.receptionScale = number("reception_scale_db")
+        return r
     }
 
     static func availability(_ v: ScenarioValue) -> AvailabilityParameters {

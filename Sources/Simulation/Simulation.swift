@@ -9,10 +9,16 @@ public struct RunProgress: Sendable {
     public let simulatedTime: SimTime
     public let eventsProcessed: Int
     public let appPhones: Int
+    public let contacts: Int64
+    public let scanInstances: Int64
 }
 
 /// One simulation run: builds the population, drives the event engine day by day and
 /// gathers daily and hourly results.
+///
+/// Each UTC midnight every app phone rolls its key, and the day's contacts are drawn in
+/// closed form (sharded over threads, merged in order): ground truth for every pair, and
+/// for pairs of app phones the beacons each hears of the other through the radio model.
 public final class Simulation {
     public let config: SimulationConfig
     private let engine: Engine<SimulationEvent>
@@ -20,19 +26,22 @@ public final class Simulation {
     private let network: ContactNetwork
     private let availability: PhoneAvailability
     private let fleet: PhoneFleet
-    private let deriver = try! BatchRPIDeriver(capacity: 1)
+    private let radios: PhoneRadios
+    private let channel: ChannelModel
+    private let placements: DiscreteDistribution
+    /// Every phone's encounters of the last 14 days.
+    public private(set) var encounters = EncounterStore(retentionDays: 14)
     /// Ground truth of the days within the retention window.
     public private(set) var groundTruth: [GroundTruthDay] = []
-    private let rotationStreams: [RandomStream]
-    private var pendingRotation: [EventHandle?]
 
-    // Counters of the current day and the whole run.
     private var day = DayCounters()
-    private var hourlyRotations: [Int64]
-    private var rotationInterval = RunningStatistics()
-    private var broadcastToday = Set<RollingProximityIdentifier>()
-    private var totalRotations: Int64 = 0
-    private var totalCollisions: Int64 = 0
+    private var hourlyScans: [Int64]
+    private var encounterBytes = RunningStatistics()
+    private var totalContacts: Int64 = 0
+    private var totalScans: Int64 = 0
+
+    /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
+    static let groundTruthRetentionDays = 21
 
     public init(config: SimulationConfig) {
         precondition(config.days >= 1 && config.populationSize >= 1, "validated by the scenario layer")
@@ -42,93 +51,68 @@ public final class Simulation {
         network = ContactNetwork(population: population, parameters: config.contacts, seed: config.seed)
         availability = PhoneAvailability(phones: population.appUsers, parameters: config.availability, seed: config.seed)
         fleet = PhoneFleet(seed: config.seed, owners: population.owners)
-        rotationStreams = (0..<fleet.count).map {
-            RandomStream(seed: config.seed, stream: "rpi-rotation", index: UInt64($0), generator: .taus2)
-        }
-        pendingRotation = Array(repeating: nil, count: fleet.count)
-        hourlyRotations = Array(repeating: 0, count: config.days * 24)
+        radios = PhoneRadios(phoneOS: population.phoneOS, parameters: config.radio, seed: config.seed)
+        channel = ChannelModel(config.radio)
+        placements = try! DiscreteDistribution(weights: config.radio.placementShares)
+        hourlyScans = Array(repeating: 0, count: config.days * 24)
     }
-
-    /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
-    static let groundTruthRetentionDays = 21
 
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
         var daily = ResultTable(columns: DayCounters.columns)
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
-        var failure: (any Error)?
         for dayIndex in 0..<config.days {
             let dayStart = config.start + Int64(dayIndex) * SimDuration.day
             let eventsBefore = engine.processedCount
             day = DayCounters()
-            broadcastToday.removeAll(keepingCapacity: true)
-            engine.run(until: dayStart + SimDuration.day) { event in
-                do {
-                    try handle(event)
-                } catch {
-                    failure = error
-                    engine.stop()
-                }
-            }
-            if let failure { throw failure }
+            engine.run(until: dayStart + SimDuration.day) { event in handle(event) }
             day.events = Int64(engine.processedCount - eventsBefore)
-            day.distinctRPIsBroadcast = Int64(broadcastToday.count)
-            totalCollisions += day.rpiRotations - day.distinctRPIsBroadcast
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count))
-            progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now,
-                                 eventsProcessed: engine.processedCount, appPhones: fleet.count))
+            progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
+                                 appPhones: fleet.count, contacts: totalContacts, scanInstances: totalScans))
         }
         return SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil)
     }
 
-    private func handle(_ event: SimulationEvent) throws {
+    private func handle(_ event: SimulationEvent) {
         switch event {
         case .midnight:
-            let dayIndex = Int((engine.now - config.start) / SimDuration.day)
-            availability.roll(dayIndex: dayIndex)
-            let contacts = ContactPhase.run(network: network, population: population, dayIndex: dayIndex, midnight: engine.now,
-                                            threads: config.threads, seed: config.seed)
-            day.contactsByLayer = contacts.byLayer
-            day.appPairContacts = contacts.appPairContacts
-            day.contactPairs = Int64(contacts.groundTruth.pairs.count)
-            day.closeContacts = Int64(contacts.groundTruth.closeContacts)
-            let counts = availability.counts
-            day.phonesUnavailable = Int64(counts.unavailable)
-            day.bluetoothOff = Int64(counts.bluetoothOff)
-            day.uninstalled = Int64(counts.uninstalled)
-            groundTruth.append(contacts.groundTruth)
-            if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
-            fleet.rollKeys(midnight: engine.now, threads: config.threads)
-            day.tekRotations += Int64(fleet.count)
-            // A new key means a new RPI at once: every phone rotates now.
-            for phone in 0..<fleet.count {
-                if let pending = pendingRotation[phone] { engine.cancel(pending) }
-                rotate(phone: phone)
-            }
-        case .rpiRotation(let phone):
-            rotate(phone: Int(phone))
+            startDay(midnight: engine.now)
         }
     }
 
-    /// Broadcasts the RPI of the current interval and schedules the next address change
-    /// after a uniform draw in [min, max] minutes.
-    private func rotate(phone: Int) {
-        let now = engine.now
-        let interval = ENIntervalNumber(unixTime: now)
-        broadcastToday.insert(fleet.advertisement(phone: phone, interval: interval, txPower: 8, deriver: deriver).identifier)
-        day.rpisDerived += 1
-        day.rpiRotations += 1
-        totalRotations += 1
-        hourlyRotations[Int((now - config.start) / SimDuration.hour)] += 1
-        let lo = Double(config.rpiRotationMinMinutes * 60), hi = Double(config.rpiRotationMaxMinutes * 60)
-        // Whole seconds uniform on [min, max] minutes.
-        let delay = Int64(rotationStreams[phone].uniform(lo, hi + 1).rounded(.down))
-        rotationInterval.add(Double(delay) / 60)
-        pendingRotation[phone] = engine.schedule(.rpiRotation(phone: Int32(phone)), after: delay)
+    private func startDay(midnight: SimTime) {
+        let dayIndex = Int((midnight - config.start) / SimDuration.day)
+        availability.roll(dayIndex: dayIndex)
+        fleet.rollKeys(midnight: midnight, threads: config.threads)
+        day.tekRotations = Int64(fleet.count)
+        let radioDay = RadioDay(seed: config.seed, dayIndex: dayIndex, midnight: midnight, model: channel, placements: placements,
+                                fleet: fleet, radios: radios, availability: availability)
+        let contacts = ContactPhase.run(network: network, population: population, dayIndex: dayIndex, midnight: midnight,
+                                        threads: config.threads, seed: config.seed, radio: radioDay)
+        day.contactsByLayer = contacts.byLayer
+        day.appPairContacts = contacts.appPairContacts
+        day.contactPairs = Int64(contacts.groundTruth.pairs.count)
+        day.closeContacts = Int64(contacts.groundTruth.closeContacts)
+        let counts = availability.counts
+        day.phonesUnavailable = Int64(counts.unavailable)
+        day.bluetoothOff = Int64(counts.bluetoothOff)
+        day.uninstalled = Int64(counts.uninstalled)
+        groundTruth.append(contacts.groundTruth)
+        if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
+
+        let stored = EncounterDay(dayIndex: dayIndex, phones: fleet.count, batch: contacts.encounters)
+        encounters.add(stored)
+        day.rpisHeard = Int64(stored.encounterCount)
+        day.scanInstances = Int64(stored.scans.count)
+        day.encounterBytes = Int64(stored.bytes)
+        if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
+        for h in 0..<24 { hourlyScans[dayIndex * 24 + h] = contacts.scanInstancesByHour[h] }
+        totalContacts += contacts.byLayer.reduce(0, +)
+        totalScans += day.scanInstances
     }
 
     private func summary() -> ReportValue {
         let adoption = Proportion.clopperPearson(successes: fleet.count, trials: config.populationSize)
-        let interval = rotationInterval.meanConfidenceInterval()
         return .object([
             ("scenario", .text(config.name)),
             ("start", .text(CivilCalendar.isoDateString(config.start))),
@@ -136,11 +120,11 @@ public final class Simulation {
             ("population", .integer(Int64(config.populationSize))),
             ("app_phones", .integer(Int64(fleet.count))),
             ("app_adoption", Self.interval(adoption)),
-            ("tek_rotations", .integer(Int64(engine.processedCount(of: 0)) * Int64(fleet.count))),
-            ("rpi_rotations", .integer(totalRotations)),
-            ("rpi_rotations_per_phone_day", .number(fleet.count == 0 ? 0 : Double(totalRotations) / Double(fleet.count * config.days))),
-            ("rpi_rotation_interval_minutes", Self.interval(interval)),
-            ("rpi_collisions", .integer(totalCollisions)),
+            ("contacts", .integer(totalContacts)),
+            ("contacts_per_person_day", .number(Double(totalContacts * 2) / Double(config.populationSize * config.days))),
+            ("scan_instances", .integer(totalScans)),
+            ("encounter_bytes_per_phone_day", Self.interval(encounterBytes.meanConfidenceInterval())),
+            ("encounter_store_bytes_at_end", .integer(Int64(encounters.bytes))),
             ("events", .integer(Int64(engine.processedCount))),
             ("events_by_kind", .object(SimulationEvent.kindNames.enumerated().map {
                 ($0.element, .integer(Int64(engine.processedCount(of: $0.offset))))
@@ -154,8 +138,8 @@ public final class Simulation {
     }
 
     private func hourlyTable() -> ResultTable {
-        var table = ResultTable(columns: ["hour", "time_utc", "rpi_rotations"])
-        for (h, n) in hourlyRotations.enumerated() {
+        var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"])
+        for (h, n) in hourlyScans.enumerated() {
             let t = config.start + Int64(h) * SimDuration.hour
             table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(n)])
         }
@@ -173,20 +157,19 @@ struct DayCounters {
     var bluetoothOff: Int64 = 0
     var uninstalled: Int64 = 0
     var tekRotations: Int64 = 0
-    var rpisDerived: Int64 = 0
-    var rpiRotations: Int64 = 0
-    var distinctRPIsBroadcast: Int64 = 0
+    var rpisHeard: Int64 = 0
+    var scanInstances: Int64 = 0
+    var encounterBytes: Int64 = 0
     var events: Int64 = 0
 
     static let columns = ["day", "date"] + ContactLayer.allCases.map { "contacts_" + $0.name }
         + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",
-           "uninstalled", "tek_rotations", "rpis_derived", "rpi_rotations",
-                          "distinct_rpis_broadcast", "events"]
+           "uninstalled", "tek_rotations", "rpis_heard", "scan_instances", "encounter_bytes", "events"]
 
     func row(day: Int, date: String, appPhones: Int) -> [ReportValue] {
         [.integer(Int64(day)), .text(date)] + contactsByLayer.map { .integer($0) }
             + [.integer(contactPairs), .integer(closeContacts), .integer(appPairContacts), .integer(Int64(appPhones)),
-               .integer(phonesUnavailable), .integer(bluetoothOff), .integer(uninstalled), .integer(tekRotations), .integer(rpisDerived),
-         .integer(rpiRotations), .integer(distinctRPIsBroadcast), .integer(events)]
+               .integer(phonesUnavailable), .integer(bluetoothOff), .integer(uninstalled), .integer(tekRotations),
+               .integer(rpisHeard), .integer(scanInstances), .integer(encounterBytes), .integer(events)]
     }
 }

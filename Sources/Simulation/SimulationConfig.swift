@@ -10,15 +10,14 @@ public struct SimulationConfig: Sendable, Equatable {
     public var population: PopulationParameters
     public var availability: AvailabilityParameters
     public var contacts: ContactParameters
-    public var rpiRotationMinMinutes: Int
-    public var rpiRotationMaxMinutes: Int
+    public var radio: RadioParameters
     public var writeHourly: Bool
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
 
     public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
-                rpiRotationMinMinutes: Int = 10, rpiRotationMaxMinutes: Int = 20, writeHourly: Bool = true, threads: Int = 1) {
+                radio: RadioParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -26,8 +25,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.population = population
         self.availability = availability
         self.contacts = contacts
-        self.rpiRotationMinMinutes = rpiRotationMinMinutes
-        self.rpiRotationMaxMinutes = rpiRotationMaxMinutes
+        self.radio = radio
         self.writeHourly = writeHourly
         self.threads = threads
     }

@@ -1,0 +1,72 @@
+import EventEngine
+import GAEN
+import GSL
+
+/// Everything the radio needs during one day's contact phase; only read by the shards.
+struct RadioDay: @unchecked Sendable {
+    let seed: UInt64
+    let dayIndex: Int
+    let midnight: SimTime
+    let model: ChannelModel
+    let placements: DiscreteDistribution
+    let fleet: PhoneFleet
+    let radios: PhoneRadios
+    let availability: PhoneAvailability
+}
+
+/// One shard's recorder: for every contact between two app phones that exchange beacons
+/// today, what each phone hears of the other, stored as a real phone would (RPI, AEM, scans).
+final class EncounterRecorder {
+    let day: RadioDay
+    private(set) var batch = EncounterBatch()
+    private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+    private var heard: [HeardScan] = []
+    private var stored: [StoredScan] = []
+    private let stream: RandomStream
+    private let scratch: RandomStream
+    private let deriver: BatchRPIDeriver
+
+    init(day: RadioDay) {
+        self.day = day
+        stream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
+        scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
+        deriver = try! BatchRPIDeriver(capacity: 1)
+    }
+
+    /// `key` identifies the contact within the run (initiator, day, ordinal).
+    func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
+        guard day.availability.exchangesBeacons(phoneA), day.availability.exchangesBeacons(phoneB) else { return }
+        hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
+        hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
+    }
+
+    private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
+        stream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
+        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
+                                         placements: day.placements, stream: stream)
+        let scans = ScanSchedule(seed: day.seed, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                                 period: day.model.parameters.scanPeriodSeconds, stream: scratch)
+        heard.removeAll(keepingCapacity: true)
+        ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
+                          extraLoss: loss, stream: stream, into: &heard)
+        guard !heard.isEmpty else { return }
+        for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
+        let p = day.model.parameters
+        let rotation = RPIRotationSchedule(seed: day.seed, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
+                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        // One record per RPI heard: scans split where the sender rotated its identifier.
+        var i = 0
+        while i < heard.count {
+            let interval = rotation.broadcastInterval(at: heard[i].time)
+            stored.removeAll(keepingCapacity: true)
+            while i < heard.count && rotation.broadcastInterval(at: heard[i].time) == interval {
+                let h = heard[i]
+                stored.append(StoredScan(secondOfDay: UInt32(h.time - day.midnight), typicalAttenuation: h.typicalAttenuation,
+                                         minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
+                i += 1
+            }
+            let ad = day.fleet.advertisement(phone: sender, interval: interval, txPower: day.radios.txPower(sender), deriver: deriver)
+            batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Where phones are carried: the body and bags attenuate the signal.
+public enum Placement: Int, CaseIterable, Sendable {
+    case hand, pocket, bag
+
+    public var name: String { ["hand", "pocket", "bag"][rawValue] }
+}
+
+/// The Bluetooth channel model. Attenuation, as GAEN computes it (advertised Tx power −
+/// measured RSSI), is modelled in dB as
+///
+///     A = A₁ + 10·n·log₁₀(d / 1 m) + L(placement of each phone) + B·[body between] + S + F + E
+///
+/// with A₁ the attenuation at 1 m in line of sight, n the path-loss exponent of the
+/// environment, L the placement losses, B the body-blocking loss, S log-normal shadowing drawn
+/// once per contact (σ of the environment), F fast fading per advert (σ_fast) and E the sum of
+/// the two devices' calibration errors. Defaults are round values in the ranges reported by
+/// Leith & Farrell's GAEN measurements (Trinity College Dublin, 2020: median attenuation
+/// ≈ 50–60 dB at 1–2 m, body and pocket losses of 5–15 dB, little correlation with distance
+/// in trams and buses) and Google's calibration notes; they are approximate.
+public struct RadioParameters: Sendable, Equatable {
+    /// Attenuation at 1 m, line of sight, between calibrated phones.
+    public var attenuationAt1m: Double = 48
+    /// Path-loss exponent per contact layer (household, workplace, school, community, transport).
+    public var pathLossExponent: [Double] = [1.8, 1.8, 1.8, 2.0, 1.0]
+    /// Shadowing σ per layer, drawn once per contact (dB).
+    public var shadowingSigma: [Double] = [5, 5, 5, 6, 8]
+    /// Per-advert fading σ (dB).
+    public var fadingSigma: Double = 3
+    /// Loss of each placement (hand, pocket, bag), dB.
+    public var placementLoss: [Double] = [0, 6, 10]
+    /// Share of contacts with each phone in hand, pocket, bag (sum 1).
+    public var placementShares: [Double] = [0.2, 0.5, 0.3]
+    /// Probability that a body blocks the line of sight, and the extra loss then (dB).
+    public var bodyBlockProbability: Double = 0.3
+    public var bodyBlockLoss: Double = 10
+    /// Residual calibration error σ of a device model after GAEN's Tx/RSSI correction (dB).
+    public var calibrationErrorSigma: Double = 3
+    /// Packet reception: probability 50% at this attenuation, logistic with this scale (dB).
+    public var receptionMidpoint: Double = 82
+    public var receptionScale: Double = 4
+    /// Advertising interval, uniform in this range (ms): GAEN advertises every ~250 ms.
+    public var advertIntervalMs: ClosedRange<Double> = 200...270
+    /// Scanning: a window of this length every period (Android's default: 4 s every 300 s).
+    public var scanWindowSeconds: Double = 4
+    public var scanPeriodSeconds: Int = 300
+    /// RPI (and Bluetooth address) rotation interval bounds (minutes).
+    public var rpiRotationMinMinutes: Int = 10
+    public var rpiRotationMaxMinutes: Int = 20
+
+    public init() {}
+    public static let `default` = RadioParameters()
+
+    /// Problems with the parameters, each naming the parameter; empty when valid.
+    public func validate() -> [String] {
+        var problems: [String] = []
+        let layers = ContactLayer.allCases.count
+        if pathLossExponent.count != layers || pathLossExponent.contains(where: { $0 < 0 }) { problems.append("path_loss_exponent: one non-negative value per layer") }
+        if shadowingSigma.count != layers || shadowingSigma.contains(where: { $0 < 0 }) { problems.append("shadowing_sigma_db: one non-negative value per layer") }
+        if fadingSigma < 0 { problems.append("fading_sigma_db must not be negative") }
+        if calibrationErrorSigma < 0 { problems.append("calibration_error_sigma_db must not be negative") }
+        if abs(placementShares.reduce(0, +) - 1) > 1e-6 { problems.append("placement shares must sum to 1") }
+        if receptionScale <= 0 { problems.append("reception_scale_db must be positive") }
+        if rpiRotationMinMinutes > rpiRotationMaxMinutes { problems.append("rpi_rotation_min_minutes must not exceed rpi_rotation_max_minutes") }
+        if scanWindowSeconds <= 0 || Double(scanPeriodSeconds) <= scanWindowSeconds { problems.append("scan window must be positive and shorter than the scan period") }
+        return problems
+    }
+}

@@ -1,0 +1,60 @@
+import EventEngine
+import GAEN
+import GSL
+
+/// When a receiving phone scans: a window every `scanPeriodSeconds`, at a per-(phone, day)
+/// phase, so scans of different phones are not synchronised.
+public struct ScanSchedule: Sendable {
+    public let midnight: SimTime
+    public let phase: Int64
+    public let period: Int64
+
+    public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, stream: RandomStream) {
+        stream.reseed(StreamKey(seed: seed, stream: "scan-phase", index: UInt64(phone) << 16 | UInt64(dayIndex)))
+        self.midnight = midnight
+        self.period = Int64(period)
+        phase = Int64(stream.uniformInt(period))
+    }
+
+    /// Scan instants in [start, end), in order.
+    public func instants(from start: SimTime, to end: SimTime) -> StrideTo<SimTime> {
+        let first = midnight + phase
+        let k = start <= first ? 0 : (start - first + period - 1) / period
+        return stride(from: first + k * period, to: end, by: Int(period))
+    }
+}
+
+/// When a phone changes its RPI and Bluetooth address on one UTC day: at midnight (with the
+/// new key), then after uniform draws in [min, max] minutes. The RPI a phone broadcasts is
+/// the one of the EN interval in which its current address period started.
+public struct RPIRotationSchedule: Sendable {
+    /// Rotation times as seconds since midnight, ascending, starting with 0.
+    public let offsets: [Int32]
+    public let midnight: SimTime
+
+    public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream) {
+        stream.reseed(StreamKey(seed: seed, stream: "rpi-rotation", index: UInt64(phone) << 16 | UInt64(dayIndex)))
+        var offsets: [Int32] = [0]
+        offsets.reserveCapacity(150)
+        let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
+        var t = Int32(0)
+        while true {
+            t += Int32(stream.uniform(lo, hi).rounded(.down))
+            if t >= 86_400 { break }
+            offsets.append(t)
+        }
+        self.offsets = offsets
+        self.midnight = midnight
+    }
+
+    /// The EN interval whose RPI is on the air at `t` (a time of this day).
+    public func broadcastInterval(at t: SimTime) -> ENIntervalNumber {
+        let second = Int32(t - midnight)
+        var lo = 0, hi = offsets.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if offsets[mid] <= second { lo = mid } else { hi = mid }
+        }
+        return ENIntervalNumber(unixTime: midnight + Int64(offsets[lo]))
+    }
+}

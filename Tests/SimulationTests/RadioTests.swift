@@ -1,0 +1,119 @@
+import EventEngine
+import GAEN
+import GSL
+import Testing
+@testable import Simulation
+
+@Suite struct RadioScheduleTests {
+    let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1)
+
+    @Test func scanInstantsInsideAContact() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        let s = ScanSchedule(seed: 1, phone: 2, dayIndex: 0, midnight: midnight, period: 300, stream: stream)
+        #expect((0..<300).contains(s.phase))
+        let first = midnight + s.phase
+        // A contact of exactly 15 minutes starting at a scan instant sees 3 scans.
+        #expect(Array(s.instants(from: first, to: first + 900)) == [first, first + 300, first + 600])
+        // Starting one second later: the first scan is missed, the one at +900 is outside.
+        #expect(Array(s.instants(from: first + 1, to: first + 901)) == [first + 300, first + 600, first + 900])
+        #expect(Array(s.instants(from: first + 1, to: first + 299)).isEmpty)
+        // Before the first scan of the day.
+        #expect(Array(s.instants(from: midnight, to: first + 1)) == [first])
+    }
+
+    @Test func rpiRotationBoundaries() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        let r = RPIRotationSchedule(seed: 3, phone: 7, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+        #expect(r.offsets.first == 0)
+        let gaps = zip(r.offsets.dropFirst(), r.offsets).map { $0 - $1 }
+        #expect(gaps.allSatisfy { (600...1200).contains($0) })
+        #expect(r.offsets.last! < 86_400 && 86_400 - r.offsets.last! <= 1200)
+        #expect(r.broadcastInterval(at: midnight) == ENIntervalNumber(unixTime: midnight))
+        for (i, offset) in r.offsets.enumerated() {
+            let t = midnight + Int64(offset)
+            #expect(r.broadcastInterval(at: t) == ENIntervalNumber(unixTime: t))
+            #expect(r.broadcastInterval(at: t + Int64(gaps.indices.contains(i) ? gaps[i] - 1 : 0)) == ENIntervalNumber(unixTime: t))
+        }
+        // Intervals of U[10, 20] minutes average 15 minutes (≈ 96 rotations a day).
+        var stats = RunningStatistics()
+        for phone in 0..<2_000 {
+            let s = RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+            for (a, b) in zip(s.offsets.dropFirst(), s.offsets).dropLast() { stats.add(Double(a - b) / 60) }
+        }
+        #expect(stats.meanConfidenceInterval(confidence: 0.999).contains(15.0 + 0.5 / 60))
+    }
+}
+
+@Suite struct ChannelModelTests {
+    let model = ChannelModel(.default)
+
+    @Test func attenuationGrowsWithDistanceAndReceptionFalls() {
+        let a = [0.5, 1, 2, 4, 8].map { model.meanAttenuation(metres: Float($0), layer: .household, extraLoss: 0) }
+        #expect(a == a.sorted() && Set(a).count == a.count)
+        #expect(abs(model.meanAttenuation(metres: 1, layer: .community, extraLoss: 0) - 48) < 1e-9)
+        #expect(abs(model.meanAttenuation(metres: 10, layer: .community, extraLoss: 5) - (48 + 20 + 5)) < 1e-9)
+        let p = stride(from: 40.0, through: 120, by: 5).map { model.receptionProbability(attenuation: $0) }
+        #expect(zip(p, p.dropFirst()).allSatisfy { $0 > $1 })
+        #expect(abs(model.receptionProbability(attenuation: 82) - 0.5) < 1e-12)
+    }
+
+    /// Far from the reception limit every advert is heard: the typical attenuation of a window
+    /// averages the mean, within the confidence interval from GSL.
+    @Test func typicalAttenuationMatchesTheModel() {
+        let stream = RandomStream(seed: 11, stream: "window")
+        var typical: [Double] = []
+        var minimumBelowTypical = true
+        for _ in 0..<20_000 {
+            guard let w = ContactRadio.window(mean: 55.3, adverts: 17, model: model, stream: stream) else { continue }
+            typical.append(Double(w.typical))
+            minimumBelowTypical = minimumBelowTypical && w.minimum <= w.typical
+        }
+        #expect(typical.count == 20_000 && minimumBelowTypical)
+        // Rounding to a byte adds at most ±0.5 dB; the mean of 17 fades has σ = 3/√17.
+        let ci = Statistics.meanConfidenceInterval(typical, confidence: 0.999)
+        #expect(ci.lower - 0.5 <= 55.3 && 55.3 <= ci.upper + 0.5)
+        #expect(abs(Statistics.standardDeviation(typical) - (3 / 17.0.squareRoot())) < 0.35)
+    }
+
+    @Test func nothingIsHeardBeyondTheReceptionLimit() {
+        let stream = RandomStream(seed: 12, stream: "window")
+        #expect((0..<1000).allSatisfy { _ in ContactRadio.window(mean: 140, adverts: 17, model: model, stream: stream) == nil })
+        // Near the midpoint about half of the windows of one advert are heard.
+        let heard = (0..<20_000).filter { _ in ContactRadio.window(mean: 82, adverts: 1, model: model, stream: stream) != nil }.count
+        #expect(Proportion.clopperPearson(successes: heard, trials: 20_000, confidence: 0.999).contains(0.5))
+    }
+
+    @Test func contactClosedFormIsDeterministicAndTimed() {
+        let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1)
+        let scans = ScanSchedule(seed: 1, phone: 0, dayIndex: 0, midnight: midnight, period: 300,
+                                 stream: RandomStream(seed: 0, stream: "x", generator: .taus2))
+        let start = midnight + 3600
+        let segments = [ContactSegment(seconds: 600, metres: 1), ContactSegment(seconds: 600, metres: 30)]
+        func run() -> [HeardScan] {
+            var heard: [HeardScan] = []
+            segments.withUnsafeBufferPointer { b in
+                ContactRadio.hear(segments: b, start: start, layer: .household, scans: scans, model: model, extraLoss: 0,
+                                  stream: RandomStream(seed: 5, stream: "radio", index: 1), into: &heard)
+            }
+            return heard
+        }
+        let heard = run()
+        #expect(heard == run())
+        // Two scans fall in the first 10 minutes at 1 m; at 30 m (≈ 75 dB mean + 8.8) nearly nothing.
+        let close = heard.filter { $0.time < start + 600 }
+        #expect(close.count == 2)
+        #expect(close.allSatisfy { $0.secondsSinceLastScan == 300 && (40...60).contains($0.typicalAttenuation) })
+        #expect(heard.allSatisfy { $0.time >= start && $0.time < start + 1200 })
+    }
+
+    @Test func invalidParametersAreNamed() {
+        var p = RadioParameters()
+        #expect(p.validate().isEmpty)
+        p.fadingSigma = -1
+        p.placementShares = [0.5, 0.5, 0.5]
+        p.scanWindowSeconds = 400
+        let problems = p.validate()
+        #expect(problems.count == 3)
+        #expect(problems.contains { $0.contains("fading_sigma_db") })
+    }
+}
