@@ -88,10 +88,11 @@ import Testing
 @Suite struct GroundTruthTests {
     @Test func aggregatesPairsAndAppliesTheCloseContactRule() {
         let k = GroundTruthDay.key
+        let e = GroundTruthDay.Entry.init
         let truth = GroundTruthDay(dayIndex: 0, contacts: [
-            (k(5, 2), 600, 900), (k(2, 5), 400, 400),  // same pair both ways: 1000 s within
-            (k(1, 3), 899, 2000),                      // just under 15 min
-            (k(7, 8), 900, 900),                       // exactly 15 min
+            e(k(5, 2), 600, 900), e(k(2, 5), 400, 400),  // same pair both ways: 1000 s within
+            e(k(1, 3), 899, 2000),                       // just under 15 min
+            e(k(7, 8), 900, 900),                        // exactly 15 min
         ], closeContactSeconds: 900)
         #expect(truth.pairs == [k(1, 3), k(2, 5), k(7, 8)])
         #expect(truth.secondsWithin == [899, 1000, 900])

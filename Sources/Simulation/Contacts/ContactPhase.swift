@@ -17,7 +17,7 @@ enum ContactPhase {
     struct ShardOutput: Sendable {
         var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
         var appPairContacts: Int64 = 0
-        var truth: [(pair: UInt64, within: Int32, total: Int32)] = []
+        var truth: [GroundTruthDay.Entry] = []
         var encounters = EncounterBatch()
         var scanInstancesByHour = [Int64](repeating: 0, count: 24)
     }
@@ -42,7 +42,7 @@ enum ContactPhase {
                     var ordinal: UInt64 = 0
                     network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments) { c in
                         out.byLayer[c.layer.rawValue] += 1
-                        out.truth.append((GroundTruthDay.key(c.a, c.b), c.seconds(within: within), c.duration))
+                        out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(within: within), total: c.duration))
                         let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
                         if pa >= 0 && pb >= 0 {
                             out.appPairContacts += 1

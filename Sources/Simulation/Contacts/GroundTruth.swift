@@ -8,8 +8,15 @@ public struct GroundTruthDay: Sendable {
     public let secondsTotal: [Int32]
     public let closeContactSeconds: Int32
 
+    /// One raw contact: the pair, seconds within the close-contact distance, seconds in total.
+    struct Entry: Sendable {
+        var pair: UInt64
+        var within: Int32
+        var total: Int32
+    }
+
     /// Aggregates raw contacts (unsorted, possibly several per pair).
-    init(dayIndex: Int, contacts: [(pair: UInt64, within: Int32, total: Int32)], closeContactSeconds: Int32) {
+    init(dayIndex: Int, contacts: [Entry], closeContactSeconds: Int32) {
         self.dayIndex = dayIndex
         self.closeContactSeconds = closeContactSeconds
         let sorted = contacts.sorted { $0.pair < $1.pair }

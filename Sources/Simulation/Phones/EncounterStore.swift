@@ -29,7 +29,7 @@ public struct EncounterBatch: Sendable {
     public var count: Int { receivers.count }
 
     /// Adds one heard RPI with its scan instances.
-    public mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32, scans newScans: some Collection<StoredScan>) {
+    public mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32, scans newScans: [StoredScan]) {
         receivers.append(receiver)
         identifiers.append(identifier)
         metadata.append(aem)

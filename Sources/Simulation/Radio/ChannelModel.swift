@@ -4,8 +4,16 @@ import GSL
 /// Attenuation and packet reception of the channel model (see `RadioParameters`).
 public struct ChannelModel: Sendable {
     public let parameters: RadioParameters
+    /// Attenuations beyond which an advert is received with probability below 1e-4 or above 1 − 1e-4.
+    let neverAbove: Double
+    let alwaysBelow: Double
 
-    public init(_ parameters: RadioParameters) { self.parameters = parameters }
+    public init(_ parameters: RadioParameters) {
+        self.parameters = parameters
+        let margin = parameters.receptionScale * log(1 / 1e-4 - 1)
+        neverAbove = parameters.receptionMidpoint + margin
+        alwaysBelow = parameters.receptionMidpoint - margin
+    }
 
     /// Mean attenuation (before fading) at `metres` in `layer`, for one contact's fixed
     /// losses (placements, body, shadowing, calibration errors) summed in `extraLoss`.

@@ -21,7 +21,9 @@ public enum ContactRadio {
         var segment = 0
         var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
         let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
-        for t in scans.instants(from: start, to: end) {
+        var t = scans.firstInstant(atOrAfter: start)
+        while t < end {
+            defer { t += scans.period }
             while t >= segmentEnd && segment + 1 < segments.count {
                 segment += 1
                 segmentEnd += Int64(segments[segment].seconds)
@@ -40,8 +42,8 @@ public enum ContactRadio {
     /// fading) the outcome is certain and only the received adverts' fading is drawn.
     static func window(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
-        if model.receptionProbability(attenuation: mean - 4 * sigma) < 1e-4 { return nil }
-        let certain = model.receptionProbability(attenuation: mean + 4 * sigma) > 1 - 1e-4
+        if mean - 4 * sigma > model.neverAbove { return nil }
+        let certain = mean + 4 * sigma < model.alwaysBelow
         var received = 0
         var sum = 0.0
         var minimum = Double.infinity

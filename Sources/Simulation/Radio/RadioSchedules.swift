@@ -16,11 +16,16 @@ public struct ScanSchedule: Sendable {
         phase = Int64(stream.uniformInt(period))
     }
 
-    /// Scan instants in [start, end), in order.
-    public func instants(from start: SimTime, to end: SimTime) -> StrideTo<SimTime> {
+    /// The first scan instant at or after `start`.
+    @inline(__always)
+    public func firstInstant(atOrAfter start: SimTime) -> SimTime {
         let first = midnight + phase
-        let k = start <= first ? 0 : (start - first + period - 1) / period
-        return stride(from: first + k * period, to: end, by: Int(period))
+        return start <= first ? first : first + (start - first + period - 1) / period * period
+    }
+
+    /// Scan instants in [start, end), in order.
+    public func instants(from start: SimTime, to end: SimTime) -> [SimTime] {
+        Array(stride(from: firstInstant(atOrAfter: start), to: end, by: Int(period)))
     }
 }
 
