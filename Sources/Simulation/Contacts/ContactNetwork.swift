@@ -81,8 +81,9 @@ public final class ContactNetwork: Sendable {
         maker.begin(.household, seed: seed, dayIndex: dayIndex)
         let h = Int(householdOf[person])
         for other in (person + 1)..<Int(householdStart[h + 1]) {
+            // At home people sit or stand still longer: the distance changes every 5–15 minutes.
             maker.contact(with: other, startWindow: 17 * 3600...21 * 3600, minutesMean: p.householdMinutesMean,
-                          metresMedian: p.householdMetresMedian)
+                          metresMedian: p.householdMetresMedian, stretch: 300...900)
         }
         if weekday, let group = workplace.members(of: person) {
             maker.begin(.workplace, seed: seed, dayIndex: dayIndex)
@@ -188,13 +189,14 @@ struct ContactMaker {
         return Int32(max(60, min(minutes * 60, 12 * 3600)))
     }
 
-    /// A contact whose distance changes every 1–5 minutes, log-normal around `metresMedian`.
-    mutating func contact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metresMedian: Double) {
+    /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around `metresMedian`.
+    mutating func contact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metresMedian: Double,
+                          stretch: ClosedRange<Int> = 60...300) {
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
         while remaining > 0 {
-            let piece = min(remaining, Int32(60 + stream.uniformInt(241)))
+            let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
             let metres = min(10, max(0.3, stream.lognormal(zeta: log(metresMedian), sigma: 0.5)))
             segments.append(ContactSegment(seconds: piece, metres: Float(metres)))
             remaining -= piece
