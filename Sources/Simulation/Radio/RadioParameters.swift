@@ -18,8 +18,8 @@ public enum Placement: Int, CaseIterable, Sendable {
 /// ≈ 50–60 dB at 1–2 m, body and pocket losses of 5–15 dB, little correlation with distance
 /// in trams and buses) and Google's calibration notes; they are approximate.
 public struct RadioParameters: Sendable, Equatable {
-    /// Attenuation at 1 m, line of sight, between calibrated phones.
-    public var attenuationAt1m: Double = 48
+    /// Attenuation at 1 m, line of sight, between calibrated phones (free space at 2.44 GHz: 40.2 dB).
+    public var attenuationAt1m: Double = 42
     /// Path-loss exponent per contact layer (household, workplace, school, community, transport).
     public var pathLossExponent: [Double] = [1.8, 1.8, 1.8, 2.0, 1.0]
     /// Shadowing σ per layer, drawn once per contact (dB).
