@@ -1,10 +1,12 @@
 #ifndef ENSIM_CLIBCRYPTO_SHIM_H
 #define ENSIM_CLIBCRYPTO_SHIM_H
 
-// System OpenSSL libcrypto, used only for the batch AES-128-ECB hot path of RPI derivation:
+// System OpenSSL libcrypto, used for GAEN's hot paths (batch AES-128-ECB for RPIs, HMAC for
+// the daily HKDF of both sub-keys):
 // swift-crypto has no multi-block ECB, and OpenSSL's EVP path runs AES-NI over many blocks
 // with one key schedule.
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 

@@ -72,6 +72,31 @@ public final class BatchRPIDeriver {
         }
     }
 
+    /// The AEM of `metadata` broadcast with `identifier`: AES-CTR with IV = RPI over 4 bytes is
+    /// the metadata XOR the first 4 bytes of AES(AEMK, RPI), so one ECB block with this
+    /// deriver's context replaces swift-crypto's allocating CTR call on the hot path.
+    public func encrypt(_ metadata: BluetoothMetadata, identifier: RollingProximityIdentifier,
+                        key: AssociatedEncryptedMetadataKey) throws(GAENError) -> AssociatedEncryptedMetadata {
+        var keyData = key.keyData
+        let keyed = withUnsafeBytes(of: &keyData) { raw in
+            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+        }
+        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
+        var block = identifier.value
+        var stream = Bytes16.zero
+        var written: Int32 = 0
+        let status = withUnsafeBytes(of: &block) { input in
+            withUnsafeMutableBytes(of: &stream) { output in
+                EVP_EncryptUpdate(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
+                                  input.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
+            }
+        }
+        guard status == 1, written == 16 else { throw .openSSL("EVP_EncryptUpdate wrote \(written) of 16 bytes") }
+        let keystream = stream.bytes
+        let plain = metadata.bytes
+        return AssociatedEncryptedMetadata(rawValue: (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(plain[$1] ^ keystream[$1]) })
+    }
+
     /// Writes all `tek.rollingPeriod` RPIs of `tek` (HKDF for the RPIK, then one batch) into
     /// the start of `output`, and returns how many it wrote.
     @discardableResult

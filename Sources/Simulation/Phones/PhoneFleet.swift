@@ -48,8 +48,9 @@ final class PhoneFleet {
             for phone in range {
                 let key = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: dayNumber, stream: stream)
                 keys.base[phone] = key
-                rpiks.base[phone] = key.rollingProximityIdentifierKey
-                aemks.base[phone] = key.associatedEncryptedMetadataKey
+                let sub = key.subKeys
+                rpiks.base[phone] = sub.identifierKey
+                aemks.base[phone] = sub.metadataKey
             }
         }
     }
@@ -62,7 +63,7 @@ final class PhoneFleet {
         withUnsafeMutablePointer(to: &rpi) { pointer in
             try! deriver.derive(rpik: identifierKeys[phone], firstInterval: interval, into: UnsafeMutableBufferPointer(start: pointer, count: 1))
         }
-        let aem = metadataKeys[phone].encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi)
+        let aem = try! deriver.encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi, key: metadataKeys[phone])
         return (rpi, aem)
     }
 }
