@@ -20,9 +20,9 @@ final class ProgressReporter {
     func update(_ p: RunProgress) {
         guard mode != .quiet else { return }
         let elapsed = Date().timeIntervalSince(started)
-        let rate = elapsed > 0 ? Double(p.eventsProcessed) / elapsed : 0
         let eta = p.day > 0 ? elapsed / Double(p.day) * Double(p.days - p.day) : 0
-        let text = "day \(p.day)/\(p.days)  \(Self.compact(rate)) events/s  ETA \(Self.duration(eta))"
+        let text = "day \(p.day)/\(p.days)  \(Self.compact(Double(p.contacts))) contacts  \(Self.compact(Double(p.scanInstances))) scans  "
+            + "\(Self.compact(Double(p.day) / max(elapsed, 1e-9) * Double(p.appPhones))) phone-days/s  ETA \(Self.duration(eta))"
         switch mode {
         case .bar:
             let width = 30, filled = width * p.day / max(1, p.days)

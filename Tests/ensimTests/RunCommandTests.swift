@@ -122,3 +122,29 @@ import Testing
         }
     }
 }
+
+@Suite struct ModelValidationTests {
+    @Test func badModelValuesNameTheirFieldPath() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        let bad = dir.appendingPathComponent("model.yaml")
+        try """
+        radio:
+          shadowing_sigma_db:
+            transport: -2
+          path_loss_exponent:
+            bus: 1.0
+          placement_shares: {hand: 0.5, pocket: 0.5, bag: 0.5}
+        contacts:
+          community_dispersion: 0
+
+        """.write(to: bad, atomically: true, encoding: .utf8)
+        let r = try EnsimProcess.run(["validate", bad.path])
+        #expect(r.status == 2)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines.contains { $0.contains("radio.shadowing_sigma_db.transport: -2 is out of range; expected a number from 0 to 30 (dB)") })
+        #expect(lines.contains { $0.contains("radio.path_loss_exponent.bus: unknown key; allowed keys: household, workplace, school, community, transport") })
+        #expect(lines.contains { $0.contains("radio.placement_shares: shares must sum to 1, got 1.5") })
+        #expect(lines.contains { $0.contains("contacts.community_dispersion: 0 is out of range") })
+    }
+}
