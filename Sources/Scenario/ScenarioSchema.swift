@@ -1,3 +1,5 @@
+import Simulation
+
 /// Every key a scenario file may contain. Later model layers add their keys here;
 /// blocks without keys yet reject any key, so a typo never passes silently.
 public enum ScenarioSchema {
@@ -115,6 +117,9 @@ public enum ScenarioSchema {
             Field("pocket", .number(default: 6, range: 0...60), unit: "dB", doc: "Loss with the phone in a pocket."),
             Field("bag", .number(default: 10, range: 0...60), unit: "dB", doc: "Loss with the phone in a bag."),
         ]), doc: "Body/placement loss of each phone."),
+        Field("android_model_shares", .section(DeviceModel.defaults.filter { $0.os == .android }.map {
+            share($0.key, $0.share, "\($0.name): Tx \($0.txPowerDBm) dBm, RSSI correction \($0.rssiCorrectionDB) dB.")
+        }, check: sumsToOne), doc: "Android device models (Tx power and RSSI correction representative of Google's calibration table); shares must sum to 1. iPhones are the reference (Tx −8 dBm, correction 0)."),
         Field("body_block_probability", .number(default: 0.3, range: 0...1), unit: "probability", doc: "Probability that a body blocks the line of sight during a contact."),
         Field("body_block_loss_db", .number(default: 10, range: 0...60), unit: "dB", doc: "Extra loss when a body blocks the line of sight."),
         Field("calibration_error_sigma_db", .number(default: 3, range: 0...30), unit: "dB", doc: "Residual error of a device model after GAEN's Tx/RSSI calibration, drawn once per model and run."),

@@ -41,6 +41,11 @@ extension SimulationConfig {
         r.fadingSigma = number("fading_sigma_db")
         r.placementShares = Placement.allCases.map { number("placement_shares." + $0.name) }
         r.placementLoss = Placement.allCases.map { number("placement_loss_db." + $0.name) }
+        r.deviceModels = r.deviceModels.map { model in
+            var m = model
+            if m.os == .android { m.share = number("android_model_shares." + m.key) }
+            return m
+        }
         r.bodyBlockProbability = number("body_block_probability")
         r.bodyBlockLoss = number("body_block_loss_db")
         r.calibrationErrorSigma = number("calibration_error_sigma_db")

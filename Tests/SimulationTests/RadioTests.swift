@@ -117,3 +117,27 @@ import Testing
         #expect(problems.contains { $0.contains("fading_sigma_db") })
     }
 }
+
+@Suite struct PhoneRadiosTests {
+    @Test func deviceModelsFollowTheConfiguredShares() {
+        var p = RadioParameters()
+        p.deviceModels = p.deviceModels.map { m in
+            var m = m
+            if m.os == .android { m.share = m.key == "nexus_5x" ? 0.75 : (m.key == "pixel_4" ? 0.25 : 0) }
+            return m
+        }
+        let os = (0..<20_000).map { $0 % 2 == 0 ? OperatingSystem.iOS : .android }
+        let radios = PhoneRadios(phoneOS: os, parameters: p, seed: 4)
+        var nexus = 0
+        for phone in os.indices {
+            let model = radios.models[Int(radios.modelOf[phone])]
+            #expect(model.os == os[phone])
+            if os[phone] == .android {
+                #expect(model.key == "nexus_5x" || model.key == "pixel_4")
+                if model.key == "nexus_5x" { nexus += 1 }
+            }
+        }
+        #expect(Proportion.clopperPearson(successes: nexus, trials: 10_000, confidence: 0.999).contains(0.75))
+        #expect(radios.txPower(0) == -8)
+    }
+}

@@ -7,7 +7,8 @@ final class PhoneRadios: Sendable {
     /// Residual error of each model after GAEN calibration (dB), drawn once per run.
     let calibrationError: [Double]
 
-    init(phoneOS: [OperatingSystem], parameters: RadioParameters, seed: UInt64, models: [DeviceModel] = DeviceModel.defaults) {
+    init(phoneOS: [OperatingSystem], parameters: RadioParameters, seed: UInt64) {
+        let models = parameters.deviceModels
         self.models = models
         let stream = RandomStream(seed: seed, stream: "device-model", generator: .taus2)
         var tables: [OperatingSystem: (DiscreteDistribution, [Int])] = [:]

@@ -43,6 +43,8 @@ public struct RadioParameters: Sendable, Equatable {
     /// Scanning: a window of this length every period (Android's default: 4 s every 300 s).
     public var scanWindowSeconds: Double = 4
     public var scanPeriodSeconds: Int = 300
+    /// Device models and their shares among phones of each OS.
+    public var deviceModels: [DeviceModel] = DeviceModel.defaults
     /// RPI (and Bluetooth address) rotation interval bounds (minutes).
     public var rpiRotationMinMinutes: Int = 10
     public var rpiRotationMaxMinutes: Int = 20
