@@ -39,6 +39,10 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], exclude: ["Proto/export.proto"]),
 
+        .target(name: "P6", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+
         // Layer 4: the simulation.
         .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN"]),
 
@@ -63,6 +67,7 @@ let package = Package(
         .testTarget(name: "GSLTests", dependencies: ["GSL"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine"]),
         .testTarget(name: "GAENTests", dependencies: ["GAEN"]),
+        .testTarget(name: "P6Tests", dependencies: ["P6"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
