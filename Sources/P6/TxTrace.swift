@@ -1,57 +1,46 @@
-/// An epoch's Tx trace as disclosed: start (8 bytes), duration (4), slice duration (2),
-/// IEC (32), EPK (32), little endian: 78 bytes. Anyone holding it replays every code the
-/// device could have sent in that epoch.
-public enum TxTrace {
-    public static let byteCount = 8 + 4 + 2 + 32 + 32
+/// Tx trace record of one epoch: exactly 78 bytes, little endian.
+///
+/// | offset | size | field                                   |
+/// |-------:|-----:|-----------------------------------------|
+/// |      0 |    8 | start, Int64 Unix seconds UTC           |
+/// |      8 |    4 | duration seconds, UInt32                |
+/// |     12 |    2 | slice duration seconds, UInt16          |
+/// |     14 |   32 | IEC                                     |
+/// |     46 |   32 | EPK                                     |
+///
+/// Replaying `P6Epoch(txTrace:)` reproduces every code the epoch could have sent.
+extension P6Epoch {
+    public static let txTraceByteCount = 8 + 4 + 2 + 32 + 32  // 78
 
-    public static func encode(_ epoch: Epoch) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(byteCount)
-        withUnsafeBytes(of: epoch.start.littleEndian) { out += $0 }
-        withUnsafeBytes(of: epoch.duration.littleEndian) { out += $0 }
-        withUnsafeBytes(of: epoch.sliceDuration.littleEndian) { out += $0 }
-        out += epoch.initialEpochCode
-        out += epoch.progressionKey
-        return out
+    public func encodedTxTrace() -> [UInt8] {
+        var w = ByteWriter(capacity: Self.txTraceByteCount)
+        appendTxTrace(to: &w)
+        return w.bytes
     }
 
-    public static func decode(_ bytes: some Collection<UInt8>) throws(P6Error) -> Epoch {
-        let b = Array(bytes)
-        guard b.count == byteCount else { throw .invalidLength(field: "Tx trace", expected: byteCount, actual: b.count) }
-        func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
-            b[offset..<(offset + MemoryLayout<T>.size)].reversed().reduce(T(0)) { $0 << 8 | T($1) }
+    func appendTxTrace(to w: inout ByteWriter) {
+        w.append(start)
+        w.append(UInt32(duration))
+        w.append(UInt16(sliceDuration))
+        w.append(iec)
+        w.append(epk)
+    }
+
+    /// Decodes a 78-byte Tx trace; other lengths throw `.invalidLength`.
+    public init(txTrace bytes: [UInt8]) throws(P6Error) {
+        guard bytes.count == Self.txTraceByteCount else {
+            throw .invalidLength(record: "Tx trace", expected: Self.txTraceByteCount, actual: bytes.count)
         }
-        return try Epoch(start: integer(0, Int64.self), duration: integer(8, UInt32.self), sliceDuration: integer(12, UInt16.self),
-                         initialEpochCode: Array(b[14..<46]), progressionKey: Array(b[46..<78]))
-    }
-}
-
-/// A disclosure: a unique 16-byte ID and the Tx traces of the disclosed epochs
-/// (16 + 2 + 78·N bytes; 798 bytes for 10 epochs, the seed's "about 800").
-public struct Disclosure: Sendable, Equatable {
-    public let id: [UInt8]
-    public let epochs: [Epoch]
-
-    public init(id: [UInt8], epochs: [Epoch]) throws(P6Error) {
-        guard id.count == 16 else { throw .invalidLength(field: "disclosure ID", expected: 16, actual: id.count) }
-        self.id = id
-        self.epochs = epochs
+        var r = ByteReader(bytes)
+        try self.init(reading: &r)
     }
 
-    public func encode() -> [UInt8] {
-        id + [UInt8(epochs.count & 0xff), UInt8(epochs.count >> 8)] + epochs.flatMap(TxTrace.encode)
-    }
-
-    public static func decode(_ bytes: [UInt8]) throws(P6Error) -> Disclosure {
-        guard bytes.count >= 18 else { throw .invalidLength(field: "disclosure header", expected: 18, actual: bytes.count) }
-        let count = Int(bytes[16]) | Int(bytes[17]) << 8
-        let expected = 18 + count * TxTrace.byteCount
-        guard bytes.count == expected else { throw .invalidLength(field: "disclosure", expected: expected, actual: bytes.count) }
-        var epochs: [Epoch] = []
-        for i in 0..<count {
-            let offset = 18 + i * TxTrace.byteCount
-            epochs.append(try TxTrace.decode(bytes[offset..<(offset + TxTrace.byteCount)]))
-        }
-        return try Disclosure(id: Array(bytes[0..<16]), epochs: epochs)
+    init(reading r: inout ByteReader) throws(P6Error) {
+        let start = r.read(Int64.self)
+        let duration = Int(r.read(UInt32.self))
+        let slice = Int(r.read(UInt16.self))
+        let iec = r.read(count: Self.secretByteCount)
+        let epk = r.read(count: Self.secretByteCount)
+        try self.init(start: start, duration: duration, sliceDuration: slice, iec: iec, epk: epk)
     }
 }
