@@ -1,7 +1,8 @@
 import Foundation
 import Simulation
 
-/// Writes a finished run: summary.json, daily.csv, hourly.csv (when present), manifest.json.
+/// Writes a finished run: summary.json, daily.csv, hourly.csv (when present), the run's further
+/// tables and files, manifest.json.
 public enum ResultsWriter {
     public static func write(_ results: SimulationResults, manifest: RunManifest, to folder: URL,
                              extraFiles: [(String, Data)] = []) throws {
@@ -12,6 +13,8 @@ public enum ResultsWriter {
             if let hourly = results.hourly {
                 try run.write("hourly.csv", CSVReport.encode(hourly))
             }
+            for t in results.tables { try run.write(t.name, CSVReport.encode(t.table)) }
+            for f in results.files { try run.write(f.path, Data(f.bytes)) }
             for (name, data) in extraFiles { try run.write(name, data) }
             try run.write("manifest.json", JSONReport.encode(manifest.report))
             try run.commit()

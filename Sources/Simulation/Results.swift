@@ -48,10 +48,28 @@ public struct SimulationResults: Equatable, Sendable {
     public var summary: ReportValue
     public var daily: ResultTable
     public var hourly: ResultTable?
+    /// Further CSV tables by file name (e.g. `thresholds.csv`, `monthly.csv`), written in this order.
+    public var tables: [NamedTable]
+    /// Further files by relative path (e.g. `exports/...zip`), written as given.
+    public var files: [NamedFile]
 
-    public init(summary: ReportValue, daily: ResultTable, hourly: ResultTable?) {
+    public init(summary: ReportValue, daily: ResultTable, hourly: ResultTable?, tables: [NamedTable] = [], files: [NamedFile] = []) {
         self.summary = summary
         self.daily = daily
         self.hourly = hourly
+        self.tables = tables
+        self.files = files
     }
+}
+
+public struct NamedTable: Equatable, Sendable {
+    public var name: String
+    public var table: ResultTable
+    public init(_ name: String, _ table: ResultTable) { self.name = name; self.table = table }
+}
+
+public struct NamedFile: Equatable, Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+    public init(_ path: String, _ bytes: [UInt8]) { self.path = path; self.bytes = bytes }
 }
