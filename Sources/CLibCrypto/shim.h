@@ -9,5 +9,9 @@
 #include <openssl/hmac.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
+// Big-number and P-256 arithmetic for deterministic (RFC 6979) export signatures.
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/obj_mac.h>
 
 #endif

@@ -22,9 +22,12 @@ public struct ExportSigningKey: Sendable {
 
     public var verificationKey: ExportVerificationKey { ExportVerificationKey(publicKey: privateKey.publicKey) }
 
-    /// ECDSA P-256 over SHA-256 of `message`, DER encoded (what export.sig carries).
+    /// ECDSA P-256 over SHA-256 of `message`, DER encoded (what export.sig carries). The nonce
+    /// follows RFC 6979, so equal key and message give byte-identical signatures.
     public func signature(for message: Data) throws -> Data {
-        try privateKey.signature(for: message).derRepresentation
+        let signature = DeterministicECDSA.sign(message: message, privateKey: Array(privateKey.rawRepresentation))
+        let raw: [UInt8] = signature.r + signature.s
+        return try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
     }
 }
 

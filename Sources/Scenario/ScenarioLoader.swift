@@ -25,7 +25,7 @@ public enum ScenarioLoader {
             throw ScenarioError(problems: [ScenarioProblem(file: file, message: "is not UTF-8 text; a scenario is a YAML file")])
         }
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let resolved = try parse(yaml: text, file: file, defaultName: stem, schema: schema)
+        let resolved = try ScenarioSchema.resolvingPaths(parse(yaml: text, file: file, defaultName: stem, schema: schema), file: file)
         return LoadedScenario(file: file, sourceBytes: data, resolved: resolved)
     }
 

@@ -23,8 +23,8 @@ public enum ScenarioSchema {
             return window < period ? nil : "scan_window_s (\(ScenarioValue.format(window))) must be shorter than scan_period_s (\(ScenarioValue.format(period)))"
         }), doc: "Bluetooth advertising, scanning and channel model (see the README's radio section)."),
         Field("app", .section([]), doc: "App behaviour and exposure detection configuration."),
-        Field("health", .section([]), doc: "Positive tests and index cases."),
-        Field("backend", .section([]), doc: "Key upload, verification and publishing."),
+        Field("health", .section(health), doc: "Positive tests and index cases."),
+        Field("backend", .section(backend), doc: "Key upload, verification and publishing."),
         Field("distribution", .section([]), doc: "Package downloads and CDN load."),
         Field("analytics", .section([]), doc: "Immuni privacy-preserving analytics."),
         Field("outputs", .section(outputs), doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
@@ -135,5 +135,6 @@ public enum ScenarioSchema {
 
     static let outputs: [Field] = [
         Field("hourly", .boolean(default: true), doc: "Write hourly.csv."),
+        Field("exports", .boolean(default: false), doc: "Write every published export zip into `exports/` (open them with `ensim gaen inspect`)."),
     ]
 }

@@ -21,6 +21,8 @@ extension SimulationConfig {
             availability: Self.availability(v),
             contacts: Self.contacts(v),
             radio: Self.radio(v),
+            health: Self.health(v),
+            backend: Self.backend(v, exports: v.at("outputs.exports")!.boolValue!),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )

@@ -39,6 +39,8 @@ public final class Simulation {
     private var encounterBytes = RunningStatistics()
     private var totalContacts: Int64 = 0
     private var totalScans: Int64 = 0
+    /// Health system and backend; built at the start of `run()` (it may read the cases CSV).
+    private(set) var pipeline: KeySubmissionPipeline!
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     static let groundTruthRetentionDays = 21
@@ -57,26 +59,64 @@ public final class Simulation {
         hourlyScans = Array(repeating: 0, count: config.days * 24)
     }
 
+    /// Positive results delivered so far (ground truth for detection), in delivery order.
+    public var positiveCases: [PositiveCase] { pipeline?.positiveCases ?? [] }
+
+    /// Packages the backend published since the last call, in publication order.
+    public func takeNewPackages() -> [PublishedPackage] { pipeline?.publisher.takeNewPackages() ?? [] }
+
+    /// The public key that verifies every published export (PEM).
+    public var exportVerificationKeyPEM: String { KeyPublisher.signingKey(seed: config.seed).verificationKey.pemRepresentation }
+
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
-        var daily = ResultTable(columns: DayCounters.columns)
+        try makePipeline()
+        var daily = ResultTable(columns: DayCounters.columns + ["index_cases"] + KeySubmissionPipeline.columns)
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
+        engine.scheduleRecurring(.hour, first: config.start, every: SimDuration.hour, priority: 1)
         for dayIndex in 0..<config.days {
             let dayStart = config.start + Int64(dayIndex) * SimDuration.day
             let eventsBefore = engine.processedCount
             day = DayCounters()
-            engine.run(until: dayStart + SimDuration.day) { event in handle(event) }
+            try engine.run(until: dayStart + SimDuration.day) { event in try handle(event) }
+            // ── Distribution and detection hook ──────────────────────────────────────────────
+            // Here the day's engine run is over: `positiveCases` holds every result so far and
+            // `takeNewPackages()` returns the packages published during the day (publication
+            // order), ready for distribution (downloads) and detection on the phones.
+            // ─────────────────────────────────────────────────────────────────────────────────
             day.events = Int64(engine.processedCount - eventsBefore)
-            daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count))
+            daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
+                         + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex))
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: fleet.count, contacts: totalContacts, scanInstances: totalScans))
         }
-        return SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil)
+        var files = [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
+        files += pipeline.publisher.exports
+        return SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
+                                 tables: [NamedTable("packages.csv", pipeline.packageTable())], files: files)
     }
 
-    private func handle(_ event: SimulationEvent) {
+    private func makePipeline() throws {
+        var series: CaseSeries? = nil
+        if let path = config.health.casesCSV {
+            series = try CaseSeries.load(path: path)
+            try series!.checkCovers(start: config.start, days: config.days, path: path)
+        }
+        let engine = self.engine
+        pipeline = KeySubmissionPipeline(health: config.health, backend: config.backend, seed: config.seed, start: config.start,
+                                         days: config.days, phoneOf: population.phoneOf, appPhones: fleet.count, series: series) { step, i, t in
+            _ = engine.schedule(.pipeline(step, i), at: t)
+        }
+    }
+
+    private func handle(_ event: SimulationEvent) throws {
         switch event {
         case .midnight:
             startDay(midnight: engine.now)
+            day.indexCases = Int64(pipeline.startDay(midnight: engine.now))
+        case .hour:
+            try pipeline.hour(engine.now)
+        case .pipeline(let step, let index):
+            try pipeline.handle(step, case: index, now: engine.now)
         }
     }
 
@@ -125,6 +165,8 @@ public final class Simulation {
             ("scan_instances", .integer(totalScans)),
             ("encounter_bytes_per_phone_day", Self.interval(encounterBytes.meanConfidenceInterval())),
             ("encounter_store_bytes_at_end", .integer(Int64(encounters.bytes))),
+            ("health", pipeline.healthSummary()),
+            ("backend", pipeline.backendSummary()),
             ("events", .integer(Int64(engine.processedCount))),
             ("events_by_kind", .object(SimulationEvent.kindNames.enumerated().map {
                 ($0.element, .integer(Int64(engine.processedCount(of: $0.offset))))
@@ -138,10 +180,10 @@ public final class Simulation {
     }
 
     private func hourlyTable() -> ResultTable {
-        var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"])
+        var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns)
         for (h, n) in hourlyScans.enumerated() {
             let t = config.start + Int64(h) * SimDuration.hour
-            table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(n)])
+            table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(n)] + pipeline.hourValues(h))
         }
         return table
     }
@@ -161,6 +203,7 @@ struct DayCounters {
     var scanInstances: Int64 = 0
     var encounterBytes: Int64 = 0
     var events: Int64 = 0
+    var indexCases: Int64 = 0
 
     static let columns = ["day", "date"] + ContactLayer.allCases.map { "contacts_" + $0.name }
         + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",

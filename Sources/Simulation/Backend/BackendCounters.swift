@@ -1,0 +1,82 @@
+import EventEngine
+
+/// Every request the backend servers receive, by endpoint.
+public enum Endpoint: Int, CaseIterable, Sendable {
+    case cwaRegistrationToken, cwaTestResult, cwaTAN, cwaTeleTAN, cwaTANVerify, cwaSubmission
+    case cwaFakeRegistrationToken, cwaFakeTAN, cwaFakeSubmission
+    case immuniAuthoriseOTP, immuniCheckOTP, immuniUpload, immuniDummyCheckOTP, immuniDummyUpload
+
+    public var path: String {
+        switch self {
+        case .cwaRegistrationToken: return "POST /version/v1/registrationToken"
+        case .cwaTestResult: return "POST /version/v1/testresult"
+        case .cwaTAN: return "POST /version/v1/tan"
+        case .cwaTeleTAN: return "POST /version/v1/tan/teletan"
+        case .cwaTANVerify: return "POST /version/v1/tan/verify"
+        case .cwaSubmission: return "POST /version/v1/diagnosis-keys"
+        case .cwaFakeRegistrationToken: return "POST /version/v1/registrationToken (cwa-fake)"
+        case .cwaFakeTAN: return "POST /version/v1/tan (cwa-fake)"
+        case .cwaFakeSubmission: return "POST /version/v1/diagnosis-keys (cwa-fake)"
+        case .immuniAuthoriseOTP: return "POST /v1/otp"
+        case .immuniCheckOTP: return "POST /v1/ingestion/check-otp"
+        case .immuniUpload: return "POST /v1/ingestion/upload"
+        case .immuniDummyCheckOTP: return "POST /v1/ingestion/check-otp (Immuni-Dummy-Data)"
+        case .immuniDummyUpload: return "POST /v1/ingestion/upload (Immuni-Dummy-Data)"
+        }
+    }
+
+    public var flavor: BackendFlavor { rawValue <= Endpoint.cwaFakeSubmission.rawValue ? .cwa : .immuni }
+}
+
+/// Authentication failures (HTTP 401/403), by reason.
+public enum AuthFailure: String, CaseIterable, Sendable {
+    case tanAlreadyUsed = "tan_already_used"
+    case otpExpired = "otp_expired"
+    case otpWrong = "otp_wrong"
+    case otpReused = "otp_reused"
+}
+
+/// The funnel from index case to published keys.
+public struct Funnel: Sendable, Equatable {
+    public var indexCases = 0
+    public var appUsers = 0
+    public var resultInApp = 0
+    public var consented = 0
+    public var verified = 0
+    public var uploaded = 0
+    public var published = 0
+    public var lostNoConsent = 0
+    public var lostVerificationDropout = 0
+    public var lostOTPGaveUp = 0
+    public var lostRejected = 0
+    public var teleTAN = 0
+}
+
+/// One hourly.csv row of the backend.
+struct BackendHour {
+    var requests: Int64 = 0
+    var realUploads: Int64 = 0
+    var dummyUploads: Int64 = 0
+    var nationalUploads: Int64 = 0
+    var rejectedUploads: Int64 = 0
+    var keysReceived: Int64 = 0
+    var keysRejected: Int64 = 0
+    var keysPublished: Int64 = 0
+    var packages: Int64 = 0
+    var packageBytes: Int64 = 0
+    var uploadBytes: Int64 = 0
+
+    static let columns = ["requests", "uploads_real", "uploads_dummy", "uploads_national", "uploads_rejected", "keys_received",
+                          "keys_rejected", "keys_published", "packages", "package_bytes", "upload_bytes"]
+
+    var values: [Int64] {
+        [requests, realUploads, dummyUploads, nationalUploads, rejectedUploads, keysReceived, keysRejected, keysPublished, packages,
+         packageBytes, uploadBytes]
+    }
+
+    static func + (a: BackendHour, b: BackendHour) -> BackendHour {
+        let v = zip(a.values, b.values).map { $0 + $1 }
+        return BackendHour(requests: v[0], realUploads: v[1], dummyUploads: v[2], nationalUploads: v[3], rejectedUploads: v[4],
+                           keysReceived: v[5], keysRejected: v[6], keysPublished: v[7], packages: v[8], packageBytes: v[9], uploadBytes: v[10])
+    }
+}

@@ -1,0 +1,79 @@
+/// Which national backend is simulated.
+public enum BackendFlavor: String, Sendable, CaseIterable {
+    /// Corona-Warn-App: QR/teleTAN → registration token → polling → TAN; hourly and daily packages.
+    case cwa
+    /// Immuni: OTP authorised by a health operator; TEK chunks with an incremental index.
+    case immuni
+}
+
+/// Verification, upload and publishing settings. Defaults from the seeds and the real
+/// servers' configuration (see the README's backend section and shared/reference/gaen.md).
+public struct BackendParameters: Sendable, Equatable {
+    public var flavor: BackendFlavor = .cwa
+
+    // Upload limits and validation.
+    /// Keys accepted per upload: CWA submission `max-number-of-keys` 14, Immuni `MAX_KEYS_PER_UPLOAD` 30.
+    public var maxKeysPerUpload: Int? = nil
+    public var effectiveMaxKeysPerUpload: Int { maxKeysPerUpload ?? (flavor == .cwa ? 14 : 30) }
+    /// Share of real uploads from faulty clients (duplicate, malformed, future or overlapping key).
+    public var faultyUploadShare: Double = 0.01
+    /// Share of successful uploads the client repeats with the same TAN/OTP (e.g. after a timeout).
+    public var credentialReuseShare: Double = 0.02
+    /// Transmission risk level by key age in days (0 = day of upload), CWA app 1.x default vector.
+    public var transmissionRiskByAge: [Int32] = [5, 6, 8, 8, 8, 5, 3, 1, 1, 1, 1, 1, 1, 1, 1]
+
+    // CWA verification.
+    /// Share of positives without a QR code who get a teleTAN through the hotline.
+    public var teleTANShare: Double = 0.15
+    /// Result → hotline call that issues the teleTAN, hours.
+    public var hotlineDelayHours = Delay(mean: 12, sd: 8)
+    /// The app polls the verification server for the test result this often (polling, not push).
+    public var pollIntervalMinutes: Int = 120
+
+    // Immuni verification.
+    /// OTP validity after authorisation (immuni-backend-otp `OTP_EXPIRATION_SECONDS`).
+    public var otpValiditySeconds: Int64 = 150
+    /// Health operator mistypes the dictated OTP.
+    public var otpTypoShare: Double = 0.03
+    /// Authorisation → user taps "verify" (check-otp), seconds.
+    public var otpCheckDelaySeconds = Delay(mean: 60, sd: 45)
+    /// check-otp → upload (consent screen), seconds.
+    public var otpUploadDelaySeconds = Delay(mean: 20, sd: 10)
+    /// Attempts with a fresh OTP before the user gives up.
+    public var otpMaxAttempts: Int = 3
+
+    // Dummy traffic from healthy phones (Immuni-Dummy-Data, CWA fake requests).
+    /// Dummy upload sessions per app phone per day.
+    public var dummyUploadsPerPhoneDay: Double = 0.1
+
+    // Publishing.
+    /// CWA: keys an hourly package needs (`shifting-policy-threshold`), else an empty file and the keys wait.
+    public var minKeysPerPackage: Int = 140
+    /// CWA: `maximum-number-of-keys-per-bundle`; Immuni: `MAX_KEYS_PER_BATCH` (10,000) per chunk.
+    public var maxKeysPerPackage: Int? = nil
+    public var effectiveMaxKeysPerPackage: Int { maxKeysPerPackage ?? (flavor == .cwa ? 600_000 : 10_000) }
+    /// CWA: a key is distributed only this long after the end of its rolling period (`expiry-policy-minutes`).
+    public var expiryPolicyMinutes: Int = 120
+    /// CWA submission `random-key-padding-multiplier`: N stores N − 1 random keys per real key.
+    public var keyPaddingMultiplier: Int = 1
+    /// Immuni: hours between TEK chunk batches (`BATCH_PERIODICITY_CRONTAB` "0 0 * * *" = 24).
+    public var batchPeriodHours: Int = 24
+    /// Keys and packages are deleted this many days after publication / key start.
+    public var retentionDays: Int = 14
+    /// Keep the zip bytes of every package so the run folder gets `exports/`.
+    public var keepExports: Bool = false
+
+    public init() {}
+
+    public static let `default` = BackendParameters()
+
+    /// Export region and Apple/Google verification key ID (the country's MCC).
+    public var region: String { flavor == .cwa ? "DE" : "222" }
+    public var verificationKeyID: String { flavor == .cwa ? "262" : "222" }
+}
+
+extension BackendParameters {
+    /// Request body of an upload, padded so real and dummy uploads look alike (approximate:
+    /// CWA's protobuf padded to 15 keys ≈ 500 B; Immuni's JSON with 14 keys, province and padding ≈ 1.5 kB).
+    public var uploadBodyBytes: Int { flavor == .cwa ? 500 : 1_500 }
+}

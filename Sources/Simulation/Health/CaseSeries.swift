@@ -1,0 +1,58 @@
+import EventEngine
+import Foundation
+
+/// Positive results per day read from a CSV (`date,cases`, ISO dates, one row per day;
+/// lines starting with `#` are comments).
+public struct CaseSeries: Sendable, Equatable {
+    public let countsByDay: [Int64: Double]
+
+    public enum LoadError: Error, Equatable, CustomStringConvertible {
+        case unreadable(path: String)
+        case malformed(path: String, line: Int, reason: String)
+        case missingDay(path: String, date: String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let path): return "\(path): cannot read the cases CSV (health.cases_csv)"
+            case .malformed(let path, let line, let reason): return "\(path):\(line): \(reason); expected `date,cases` with an ISO date and a count ≥ 0 (health.cases_csv)"
+            case .missingDay(let path, let date): return "\(path): no row for \(date), a simulated day (health.cases_csv)"
+            }
+        }
+    }
+
+    public init(countsByDay: [Int64: Double]) { self.countsByDay = countsByDay }
+
+    public static func load(path: String) throws(LoadError) -> CaseSeries {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path)
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws(LoadError) -> CaseSeries {
+        var counts: [Int64: Double] = [:]
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") || line.lowercased().hasPrefix("date,") { continue }
+            let cells = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2 else { throw .malformed(path: path, line: i + 1, reason: "\(cells.count) columns") }
+            guard let t = CivilCalendar.parseISODateToTime(cells[0]) else {
+                throw .malformed(path: path, line: i + 1, reason: "'\(cells[0])' is not a date")
+            }
+            guard let n = Double(cells[1]), n >= 0, n.isFinite else {
+                throw .malformed(path: path, line: i + 1, reason: "'\(cells[1])' is not a count")
+            }
+            counts[SimClock.dayNumber(t)] = n
+        }
+        if counts.isEmpty { throw .malformed(path: path, line: 1, reason: "no rows") }
+        return CaseSeries(countsByDay: counts)
+    }
+
+    /// Checks that every simulated day has a row.
+    public func checkCovers(start: SimTime, days: Int, path: String) throws(LoadError) {
+        for d in 0..<days {
+            let t = start + Int64(d) * SimDuration.day
+            if countsByDay[SimClock.dayNumber(t)] == nil { throw .missingDay(path: path, date: CivilCalendar.isoDateString(t)) }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import EventEngine
+import GSL
+
+/// A positive delay drawn from a gamma distribution given by mean and standard deviation
+/// (sd 0 gives the mean exactly). Gamma keeps delays positive and right-skewed, as reported
+/// test and reporting delays are.
+public struct Delay: Sendable, Equatable {
+    public var mean: Double
+    public var sd: Double
+
+    public init(mean: Double, sd: Double) {
+        self.mean = mean
+        self.sd = sd
+    }
+
+    public func draw(_ rng: RandomStream) -> Double {
+        guard mean > 0 else { return 0 }
+        guard sd > 0 else { return mean }
+        let shape = (mean / sd) * (mean / sd)
+        return rng.gamma(shape: shape, scale: mean / shape)
+    }
+}
+
+/// Index cases and what happens between infection and a positive result in the app.
+public struct HealthParameters: Sendable, Equatable {
+    /// Positive results per day in the contact population (used when `casesPerDaySeries` is nil).
+    public var casesPerDay: Double = 1
+    /// CSV with columns `date,cases`; path as resolved by the scenario layer. Loaded at run start.
+    public var casesCSV: String? = nil
+    /// Multiplies the CSV's counts (e.g. contact population / national population).
+    public var casesCSVScale: Double = 1
+    /// Share of cases that never develop symptoms.
+    public var asymptomaticShare: Double = 0.3
+    /// Days before symptom onset that infectiousness starts.
+    public var presymptomaticDays = 2
+    /// Symptom onset → test (symptomatic) or infectious start → test (asymptomatic), days.
+    public var onsetToTest = Delay(mean: 2, sd: 1.5)
+    /// Test → result, hours.
+    public var resultDelayHours = Delay(mean: 30, sd: 15)
+    /// Share of app users with a positive result who agree to upload their keys.
+    public var uploadConsentShare: Double = 0.6
+    /// Result known in the app → user starts the upload, hours.
+    public var consentDelayHours = Delay(mean: 4, sd: 4)
+    /// Share of consenting users lost before verification succeeds (app closed, call missed, …).
+    public var verificationDropoutShare: Double = 0.05
+    /// Uploads from people outside the contact population per day (random keys, uploader −1),
+    /// so a small population still produces national-size packages.
+    public var nationalUploadsPerDay: Double = 0
+
+    public init() {}
+
+    public static let `default` = HealthParameters()
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import Scenario
+import Simulation
+
+@Suite struct HealthBackendScenarioTests {
+    @Test func defaultsMatchTheServers() throws {
+        let v = try ScenarioLoader.parse(yaml: "", file: "x.yaml", defaultName: "x")
+        let c = SimulationConfig(scenario: v, threads: 1)
+        #expect(c.backend.flavor == .cwa && c.backend.effectiveMaxKeysPerUpload == 14)
+        #expect(c.backend.minKeysPerPackage == 140 && c.backend.effectiveMaxKeysPerPackage == 600_000)
+        #expect(c.backend.expiryPolicyMinutes == 120 && c.backend.retentionDays == 14)
+        #expect(c.backend.otpValiditySeconds == 150 && !c.backend.keepExports)
+        #expect(c.health.casesCSV == nil && c.health.uploadConsentShare == 0.6)
+        let immuni = SimulationConfig(scenario: try ScenarioLoader.parse(yaml: "backend:\n  flavor: immuni\noutputs:\n  exports: true\n",
+                                                                          file: "x.yaml", defaultName: "x"), threads: 1)
+        #expect(immuni.backend.flavor == .immuni && immuni.backend.effectiveMaxKeysPerUpload == 30)
+        #expect(immuni.backend.effectiveMaxKeysPerPackage == 10_000 && immuni.backend.keepExports)
+    }
+
+    @Test func badValuesGiveOneLineErrors() {
+        #expect(problems("backend:\n  flavor: germany\n").first?.hasPrefix("s.yaml:2:11: backend.flavor:") == true)
+        #expect(problems("health:\n  upload_consent_share: 1.5\n").first?.contains("health.upload_consent_share: 1.5 is out of range") == true)
+        #expect(problems("backend:\n  min_keys_per_pakage: 3\n").first?.contains("did you mean 'min_keys_per_package'") == true)
+    }
+
+    @Test func casesCSVIsResolvedRelativeToTheScenarioAndChecked() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-\(getpid())")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "date,cases\n2020-10-01,3\n".write(to: dir.appendingPathComponent("data/c.csv"), atomically: true, encoding: .utf8)
+        let good = dir.appendingPathComponent("good.yaml"), bad = dir.appendingPathComponent("bad.yaml")
+        try "health:\n  cases_csv: data/c.csv\n".write(to: good, atomically: true, encoding: .utf8)
+        try "health:\n  cases_csv: data/missing.csv\n".write(to: bad, atomically: true, encoding: .utf8)
+        let loaded = try ScenarioLoader.load(file: good.path)
+        #expect(loaded.resolved.at("health.cases_csv")?.textValue == dir.appendingPathComponent("data/c.csv").standardizedFileURL.path)
+        do {
+            _ = try ScenarioLoader.load(file: bad.path)
+            Issue.record("missing CSV accepted")
+        } catch {
+            #expect(error.description == "\(bad.path): health.cases_csv: \(dir.appendingPathComponent("data/missing.csv").standardizedFileURL.path): cannot read the cases CSV (health.cases_csv)")
+        }
+    }
+}
