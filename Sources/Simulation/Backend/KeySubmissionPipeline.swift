@@ -41,6 +41,9 @@ public final class KeySubmissionPipeline {
         var registrationToken: UInt64? = nil
         var tan: UInt64? = nil
         var otp: String? = nil
+        /// The operator authorised a mistyped OTP that passed the check character.
+        var authorisedWrongOTP = false
+        var verified = false
         var attempts = 0
         var uploadedAt: SimTime? = nil
         var publishedAt: SimTime? = nil
@@ -145,9 +148,11 @@ public final class KeySubmissionPipeline {
         return h < hours ? h : nil
     }
 
+    /// Counts requests inside the simulated window (a test registered before the start is not).
     func count(_ endpoint: Endpoint, at t: SimTime, _ n: Int64 = 1) {
+        guard let h = hourIndex(t) else { return }
         requests[endpoint.rawValue] += n
-        if let h = hourIndex(t) { hourly[h].requests += n }
+        hourly[h].requests += n
     }
 
     func caseStream(_ i: Int32, _ step: PipelineStep, salt: Int = 0) -> RandomStream {
@@ -192,7 +197,7 @@ public final class KeySubmissionPipeline {
             var poll = c.testedAt + Int64(rng.uniformInt(Int(interval)))
             while poll < c.resultAt {
                 count(.cwaTestResult, at: poll)
-                polls += 1
+                if hourIndex(poll) != nil { polls += 1 }
                 poll += interval
             }
             schedule(.cwaResultPolled, i, poll)
@@ -248,8 +253,8 @@ public final class KeySubmissionPipeline {
         funnel.verified += 1
         let rng = caseStream(i, .cwaUpload)
         let day = SimClock.dayNumber(now)
-        // GAEN hands over the past 14 days' keys; today's key follows after it rotates.
-        let n = Int64(min(14, parameters.effectiveMaxKeysPerUpload))
+        // GAEN keeps 14 days of keys: the 13 past ones now, today's after it rotates.
+        let n = Int64(min(13, parameters.effectiveMaxKeysPerUpload))
         var keys = caseKeys(i, days: (day - n)...(day - 1), uploadDay: day)
         if rng.bernoulli(p: parameters.faultyUploadShare) { corrupt(&keys, rng: rng, now: now) }
         count(.cwaSubmission, at: now)
@@ -300,6 +305,7 @@ public final class KeySubmissionPipeline {
                 typed = otp
             }
         }
+        state[Int(i)].authorisedWrongOTP = typed != otp
         count(.immuniAuthoriseOTP, at: now)
         let c = cases[Int(i)]
         otpService.authorise(otp: typed, symptomsStartedOn: c.symptomOnset.map(SimClock.dayNumber), at: now)
@@ -311,11 +317,15 @@ public final class KeySubmissionPipeline {
         count(.immuniCheckOTP, at: now)
         switch otpService.check(bearer: ImmuniOTP.bearerToken(otp), at: now) {
         case .valid:
-            if state[Int(i)].attempts == 0 || state[Int(i)].uploadedAt == nil { funnel.verified += state[Int(i)].attempts == 0 ? 1 : 0 }
+            if !state[Int(i)].verified {
+                state[Int(i)].verified = true
+                funnel.verified += 1
+            }
             let rng = caseStream(i, .immuniCheckOTP, salt: state[Int(i)].attempts)
             schedule(.immuniUpload, i, now + max(1, Int64(parameters.otpUploadDelaySeconds.draw(rng))))
         case .expired: otpFailed(i, .otpExpired, now: now)
-        case .unknown: otpFailed(i, .otpWrong, now: now)
+        // The server answers 401 either way; the simulator knows whether the OTP was mistyped or expired and purged.
+        case .unknown: otpFailed(i, state[Int(i)].authorisedWrongOTP ? .otpWrong : .otpExpired, now: now)
         }
     }
 
@@ -333,11 +343,9 @@ public final class KeySubmissionPipeline {
         guard let otp = state[Int(i)].otp else { return }
         count(.immuniUpload, at: now)
         switch otpService.consume(bearer: ImmuniOTP.bearerToken(otp), at: now) {
-        case .expired: otpFailed(i, .otpExpired, now: now); return
-        case .unknown: otpFailed(i, .otpWrong, now: now); return
+        case .expired, .unknown: otpFailed(i, .otpExpired, now: now); return
         case .valid: break
         }
-        if state[Int(i)].attempts > 0 { funnel.verified += 1 }
         let rng = caseStream(i, .immuniUpload)
         let day = SimClock.dayNumber(now)
         // The app sends its 14 most recent keys, today's included; the server drops today's.
@@ -458,7 +466,7 @@ public final class KeySubmissionPipeline {
         let day = SimClock.dayNumber(t)
         for _ in 0..<n {
             let at = t + Int64(rng.uniformInt(Int(SimDuration.hour)))
-            let days: ClosedRange<Int64> = parameters.flavor == .cwa ? (day - 14)...(day - 1) : (day - 13)...day
+            let days: ClosedRange<Int64> = parameters.flavor == .cwa ? (day - 13)...(day - 1) : (day - 13)...day
             let keys = days.reversed().map { d in
                 SubmittedKey(keyData: rng.bytes(16), rollingStartIntervalNumber: UInt32(d * 144),
                              transmissionRiskLevel: transmissionRisk(age: day - d))
