@@ -21,6 +21,7 @@ extension SimulationConfig {
             availability: Self.availability(v),
             contacts: Self.contacts(v),
             radio: Self.radio(v),
+            distribution: Self.distribution(v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )
