@@ -37,6 +37,15 @@ public struct CalendarQueue: EntryPriorityQueue {
     /// Defaults suit per-second events a few hours apart (1 s buckets, 2^14 s ≈ 4.6 h window).
     public init() { self.init(widthShift: 0, ringShift: 14) }
 
+    /// A geometry for `pending` events whose delays average `meanDelay` seconds: buckets of
+    /// about the mean gap between events (a few entries each), a ring covering ~4 mean delays.
+    public init(pending: Int, meanDelay: Double) {
+        func floorLog2(_ x: Double) -> Int { x < 2 ? 0 : 63 - UInt64(x).leadingZeroBitCount }
+        let width = Swift.min(40, floorLog2(meanDelay / Double(Swift.max(1, pending))))
+        let ring = Swift.min(22, Swift.max(4, floorLog2(4 * meanDelay / Double(1 << width)) + 1))
+        self.init(widthShift: width, ringShift: ring)
+    }
+
     public init(widthShift: Int, ringShift: Int) {
         precondition((0...40).contains(widthShift) && (1...26).contains(ringShift), "unsupported calendar geometry")
         self.widthShift = widthShift
@@ -53,8 +62,8 @@ public struct CalendarQueue: EntryPriorityQueue {
     public var min: QueueEntry? {
         if let e = early.min { return e }
         if ringCount > 0 {
-            let b = buckets[Int(cursor & mask)]
-            return b.entries[b.head]
+            let i = Int(cursor & mask)
+            return buckets[i].entries[buckets[i].head]
         }
         return overflow.min
     }

@@ -60,3 +60,44 @@ import Testing
         #expect(calendar.removeMin() == nil && calendar.min == nil)
     }
 }
+
+/// The engine over a calendar queue delivers exactly what the heap engine delivers.
+@Suite struct CalendarEngineTests {
+    static func trace<Q: EntryPriorityQueue>(_ engine: QueuedEngine<Note, Q>, seed: UInt64) -> [String] {
+        var inputs = TestInputs(state: seed)
+        var handles: [EventHandle] = []
+        var log: [String] = []
+        for i in 0..<300 {
+            handles.append(engine.schedule(Note(id: i), at: SimTime(inputs.next(5_000)), priority: Int32(inputs.next(3))))
+        }
+        engine.scheduleRecurring(Note(id: -1), first: 7, every: 997)
+        var next = 1_000
+        engine.run(until: 400_000) { note in
+            log.append("\(engine.now):\(note.id)")
+            if note.id >= 0, log.count < 30_000 {
+                for _ in 0..<inputs.next(3) {
+                    let delay = inputs.next(10) == 0 ? inputs.next(200_000) : inputs.next(3_000)
+                    handles.append(engine.schedule(Note(id: next), after: Int64(delay), priority: Int32(inputs.next(3)) - 1))
+                    next += 1
+                }
+                if inputs.next(4) == 0 { engine.cancel(handles[inputs.next(handles.count)]) }
+            }
+        }
+        return log
+    }
+
+    @Test func sameDeliveriesAsTheHeapEngine() {
+        for seed in UInt64(1)...3 {
+            let heap = Self.trace(Engine<Note>(start: 0), seed: seed)
+            let calendar = Self.trace(QueuedEngine<Note, CalendarQueue>(start: 0, queue: CalendarQueue(widthShift: 4, ringShift: 8)), seed: seed)
+            #expect(heap.count > 1_000)
+            #expect(calendar == heap)
+        }
+    }
+
+    @Test func geometryFollowsTheWorkload() {
+        let q = CalendarQueue(pending: 1_000_000, meanDelay: 1e9)
+        #expect(q.widthShift == 9 && (1 << q.widthShift) <= 1_000)
+        #expect(Double(1 << (q.widthShift + q.ringShift)) >= 4e9 || q.ringShift == 22)
+    }
+}
