@@ -17,6 +17,8 @@ public struct CalendarQueue: EntryPriorityQueue {
         /// Entries before `head` were already removed.
         @usableFromInline var head = 0
         @usableFromInline var sorted = true
+        /// Copy of the last entry, so the common append compares without loading the array's tail.
+        @usableFromInline var last = QueueEntry(time: .min, priority: .min, sequence: 0, slot: 0)
         @inlinable init() {}
         @inlinable var isEmpty: Bool { head == entries.count }
     }
@@ -150,7 +152,7 @@ public struct CalendarQueue: EntryPriorityQueue {
 
 extension CalendarQueue.Bucket {
     @inlinable mutating func place(_ entry: QueueEntry, isCurrent: Bool) {
-        if let last = entries.last, head < entries.count, entry < last {
+        if head < entries.count, entry < last {
             if isCurrent {
                 // The current bucket is sorted and being read: insert in place.
                 var lo = head, hi = entries.count
@@ -163,8 +165,10 @@ extension CalendarQueue.Bucket {
                 entries.append(entry)
                 sorted = false
             }
+            if last < entry { last = entry }
         } else {
             entries.append(entry)
+            last = entry
         }
     }
 
@@ -172,5 +176,6 @@ extension CalendarQueue.Bucket {
         entries.removeAll(keepingCapacity: entries.capacity <= CalendarQueue.retainedCapacity)
         head = 0
         sorted = true
+        last = QueueEntry(time: .min, priority: .min, sequence: 0, slot: 0)
     }
 }

@@ -76,8 +76,8 @@ public final class DistributionModel {
         now = end
         var out: [PackageDownload] = []
         for s in all {
-            out.append(contentsOf: s.downloads)
-            s.downloads.removeAll(keepingCapacity: true)
+            out.append(contentsOf: s.core.downloads)
+            s.core.downloads.removeAll(keepingCapacity: true)
         }
         out.sort { ($0.at, $0.phone, $0.package) < ($1.at, $1.phone, $1.package) }
         return out
@@ -85,7 +85,7 @@ public final class DistributionModel {
 
     /// Test hook: keeps `client` offline during `window` (on top of the random offline days).
     func setOffline(client: Int, during window: Range<SimTime>) {
-        for s in shards where s.lower <= client && client < s.lower + s.clients.count {
+        for s in shards where s.lower <= client && client < s.lower + s.clientCount {
             s.setOffline(client: client, during: window)
         }
     }
@@ -93,13 +93,13 @@ public final class DistributionModel {
     /// Bytes of state per client: its record plus its one queued check.
     public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride + MemoryLayout<QueueEntry>.stride }
 
-    var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.counters)) }
+    var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
 
     /// Bytes per sampled client and day, in client order (days completed or started so far).
     func bytesPerClientDay() -> [[Int]] {
-        let days = shards.map(\.bytesSample.count).max() ?? 0
+        let days = shards.map(\.core.bytesSample.count).max() ?? 0
         return (0..<days).map { d in
-            shards.flatMap { s in d < s.bytesSample.count ? s.bytesSample[d] : [Int](repeating: 0, count: s.sampleCount) }
+            shards.flatMap { s in d < s.core.bytesSample.count ? s.core.bytesSample[d] : [Int](repeating: 0, count: s.core.sampleCount) }
         }
     }
 }
