@@ -23,6 +23,7 @@ public struct DistributionResults: Sendable {
 /// = 392 B per case, 100% overhead, 30 M clients, 24 hourly requests per client and day.
 public enum CWASeedEstimate {
     public static let clients = 30_000_000.0
+    /// The seed's "requests" are sessions: index and files of one check share one HTTP session.
     public static let requestsPerDay = 720_000_000.0
     public static let requestsPerSecond = 8_500.0
     public static let terabytesPerDay = 42.8
@@ -91,6 +92,7 @@ extension DistributionModel {
             ("deferred_checks", .integer(Int64(total(.deferredChecks)))),
             ("packages_downloaded", .integer(Int64(total(.downloads)))),
             ("requests_per_day", .number(perDay)),
+            ("sessions_per_day", .number(Double(total(.sessions)) / days)),
             ("bytes", .integer(Int64(bytes))),
             ("terabytes_per_day", .number(bytesPerDay / 1e12)),
             ("mean_requests_per_second", .number(perDay / 86_400)),
@@ -107,6 +109,7 @@ extension DistributionModel {
             ("cwa_seed_comparison", .object([
                 ("note", .text("seed figures scaled to \(clientCount) clients (seed: 30 M)")),
                 ("requests_per_day", comparison(CWASeedEstimate.requestsPerDay * seedScale, perDay)),
+                ("sessions_per_day", comparison(CWASeedEstimate.requestsPerDay * seedScale, Double(total(.sessions)) / days)),
                 ("requests_per_second", comparison(CWASeedEstimate.requestsPerSecond * seedScale, perDay / 86_400)),
                 ("terabytes_per_day", comparison(CWASeedEstimate.terabytesPerDay * seedScale, bytesPerDay / 1e12)),
                 ("megabytes_per_client_per_day", comparison(CWASeedEstimate.megabytesPerClientPerDay, mbPerClientDay)),

@@ -11,7 +11,7 @@ public enum SeedComparison {
             return String((x * 100).rounded() / 100)
         }
         var lines = ["| quantity | CWA seed | ENSim | ENSim / seed |", "|---|---|---|---|"]
-        for (key, label) in [("requests_per_day", "requests/day"), ("requests_per_second", "mean requests/s"),
+        for (key, label) in [("requests_per_day", "HTTP requests/day"), ("sessions_per_day", "sessions (checks with requests)/day"), ("requests_per_second", "mean requests/s"),
                              ("terabytes_per_day", "TB/day"), ("megabytes_per_client_per_day", "MB/client/day")] {
             let row = c[key]
             lines.append("| \(label) | \(format(number(row?["seed"]))) | \(format(number(row?["ensim"]))) | \(String((number(row?["ratio"]) * 100).rounded() / 100)) |")
