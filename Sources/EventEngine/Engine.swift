@@ -45,8 +45,8 @@ struct EventSlot<Event> {
 
 /// The engine's mutable state (see `Engine.state`).
 @usableFromInline
-struct EngineState<Event> {
-    @usableFromInline var queue = QuaternaryHeap()
+struct EngineState<Event, Queue: EntryPriorityQueue> {
+    @usableFromInline var queue: Queue
     @usableFromInline var slots: ContiguousArray<EventSlot<Event>> = []
     @usableFromInline var freeSlots: [UInt32] = []
     @usableFromInline var currentTime: SimTime
@@ -58,7 +58,8 @@ struct EngineState<Event> {
     @usableFromInline var stopRequested = false
 
     @usableFromInline
-    init(start: SimTime, kindCount: Int) {
+    init(start: SimTime, kindCount: Int, queue: Queue) {
+        self.queue = queue
         currentTime = start
         deliveredByKind = Array(repeating: 0, count: kindCount)
     }
@@ -77,7 +78,12 @@ struct EngineState<Event> {
 /// - Cancellation is O(1): the slot is freed at once and its queue entry is dropped lazily
 ///   when it reaches the front (or when stale entries outnumber live ones).
 /// - Not thread-safe: one engine belongs to one simulation thread.
-public final class Engine<Event: EventKind> {
+/// - The queue is a 4-ary heap (`Engine<Event>`) or any `EntryPriorityQueue`, e.g. a
+///   `CalendarQueue` for many pending events spread over a known horizon; the order is the same.
+public typealias Engine<Event: EventKind> = QueuedEngine<Event, QuaternaryHeap>
+
+/// The engine over a chosen priority queue (see `Engine`).
+public final class QueuedEngine<Event: EventKind, Queue: EntryPriorityQueue> {
     /// All mutable state, behind a pointer the engine owns.
     ///
     /// Stored properties of a class get dynamic exclusivity checks (swift_beginAccess, a
@@ -85,15 +91,19 @@ public final class Engine<Event: EventKind> {
     /// at ~40% of the time. Accesses through an unsafe pointer are not checked. This is
     /// sound here because no access is held across the handler call (the handler may
     /// reenter schedule/cancel) and the engine is confined to one thread.
-    @usableFromInline let state: UnsafeMutablePointer<EngineState<Event>>
+    @usableFromInline let state: UnsafeMutablePointer<EngineState<Event, Queue>>
 
     /// Stale entries tolerated before the queue is compacted (and only when they are
     /// more than half of the queue), so heavy cancelling cannot grow memory unboundedly.
     @usableFromInline static var compactionThreshold: Int { 4_096 }
 
-    public init(start: SimTime) {
+    public convenience init(start: SimTime) { self.init(start: start, queue: Queue()) }
+
+    /// An engine over `queue` (empty; e.g. a `CalendarQueue` with a geometry fitting the workload).
+    public init(start: SimTime, queue: Queue) {
+        precondition(queue.count == 0, "the engine needs an empty queue")
         state = .allocate(capacity: 1)
-        state.initialize(to: EngineState(start: start, kindCount: Event.kindNames.count))
+        state.initialize(to: EngineState(start: start, kindCount: Event.kindNames.count, queue: queue))
     }
 
     deinit {

@@ -44,6 +44,21 @@ public protocol EntryPriorityQueue {
     mutating func removeMin() -> QueueEntry?
     /// Drops every entry for which `isStale` is true and restores the heap order.
     mutating func removeAll(where isStale: (QueueEntry) -> Bool)
+    /// Removes the minimum and inserts `entry` (precondition: not empty); returns the old minimum.
+    mutating func replaceMin(with entry: QueueEntry) -> QueueEntry
+    mutating func reserveCapacity(_ n: Int)
+}
+
+extension EntryPriorityQueue {
+    @inlinable
+    public mutating func replaceMin(with entry: QueueEntry) -> QueueEntry {
+        let top = removeMin()!
+        insert(entry)
+        return top
+    }
+
+    @inlinable
+    public mutating func reserveCapacity(_ n: Int) {}
 }
 
 /// Implicit 4-ary min-heap in one contiguous array.

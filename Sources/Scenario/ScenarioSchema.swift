@@ -25,7 +25,7 @@ public enum ScenarioSchema {
         Field("app", .section([]), doc: "App behaviour and exposure detection configuration."),
         Field("health", .section(health), doc: "Positive tests and index cases."),
         Field("backend", .section(backend), doc: "Key upload, verification and publishing."),
-        Field("distribution", .section([]), doc: "Package downloads and CDN load."),
+        Field("distribution", .section(distribution), doc: "Package downloads and CDN load."),
         Field("analytics", .section([]), doc: "Immuni privacy-preserving analytics."),
         Field("outputs", .section(outputs), doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]

@@ -23,6 +23,7 @@ extension SimulationConfig {
             radio: Self.radio(v),
             health: Self.health(v),
             backend: Self.backend(v, exports: v.at("outputs.exports")!.boolValue!),
+            distribution: Self.distribution(v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )

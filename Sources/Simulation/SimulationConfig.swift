@@ -13,6 +13,7 @@ public struct SimulationConfig: Sendable, Equatable {
     public var radio: RadioParameters
     public var health: HealthParameters
     public var backend: BackendParameters
+    public var distribution: DistributionParameters
     public var writeHourly: Bool
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
@@ -20,7 +21,8 @@ public struct SimulationConfig: Sendable, Equatable {
     public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
                 radio: RadioParameters = .default, health: HealthParameters = .default,
-                backend: BackendParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
+                backend: BackendParameters = .default, distribution: DistributionParameters = .default,
+                writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -31,6 +33,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.radio = radio
         self.health = health
         self.backend = backend
+        self.distribution = distribution
         self.writeHourly = writeHourly
         self.threads = threads
     }

@@ -6,7 +6,8 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
-        subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self, BackendBenchmark.self]
+        subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self, BackendBenchmark.self,
+                      DistributionBenchmark.self]
     )
 }
 

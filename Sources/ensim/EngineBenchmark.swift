@@ -68,7 +68,17 @@ struct EngineBenchmark: ParsableCommand {
                                                        increments: increments))
             }
             let best = samples.min()!
+            // The same engine over a calendar queue sized for the workload.
+            let calendar = (0..<repetitions).map { _ in
+                HoldModel.engineSeconds(QueuedEngine<HoldEvent, CalendarQueue>(
+                    start: 0, queue: CalendarQueue(pending: pendingCount, meanDelay: mean)),
+                    pending: pendingCount, warmup: warmup, events: events, increments: increments)
+            }
+            let calendarBest = calendar.min()!
             var configuration: [String: Any] = [
+                "calendar_engine_events_per_second": Double(events) / calendarBest,
+                "calendar_engine_all_events_per_second": calendar.map { Double(events) / $0 },
+                "calendar_geometry": "\(CalendarQueue(pending: pendingCount, meanDelay: mean).widthShift) / \(CalendarQueue(pending: pendingCount, meanDelay: mean).ringShift) (log2 bucket seconds / log2 buckets)",
                 "pending": pendingCount,
                 "events": events,
                 "warmup_events": warmup,
@@ -81,6 +91,7 @@ struct EngineBenchmark: ParsableCommand {
                 configuration["simpy_events"] = simpyEvents
                 configuration["simpy_events_per_second"] = reference
                 configuration["ratio_to_simpy"] = Double(events) / best / reference
+                configuration["calendar_engine_ratio_to_simpy"] = Double(events) / calendarBest / reference
             }
             configurations.append(configuration)
 
@@ -94,7 +105,12 @@ struct EngineBenchmark: ParsableCommand {
                     HoldModel.queueSeconds(CollectionsHeapQueue.self, pending: pendingCount, warmup: warmup,
                                            events: queueEvents, increments: increments)
                 }.min()!
+                let calendarQueue = (0..<repetitions).map { _ in
+                    HoldModel.queueSeconds(CalendarQueue.self, pending: pendingCount, warmup: warmup, events: queueEvents,
+                                           increments: increments) { CalendarQueue(pending: pendingCount, meanDelay: mean) }
+                }.min()!
                 comparisons.append([
+                    "calendar_queue_events_per_second": Double(queueEvents) / calendarQueue,
                     "pending": pendingCount,
                     "events": queueEvents,
                     "quaternary_heap_events_per_second": Double(queueEvents) / quaternary,
@@ -157,7 +173,11 @@ struct HoldEvent: EventKind {
 enum HoldModel {
     /// Seconds for `events` hold steps on the engine, after `warmup` untimed steps.
     static func engineSeconds(pending: Int, warmup: Int, events: Int, increments: [Int64]) -> Double {
-        let engine = Engine<HoldEvent>(start: 0)
+        engineSeconds(Engine<HoldEvent>(start: 0), pending: pending, warmup: warmup, events: events, increments: increments)
+    }
+
+    static func engineSeconds<Q: EntryPriorityQueue>(_ engine: QueuedEngine<HoldEvent, Q>, pending: Int, warmup: Int,
+                                                     events: Int, increments: [Int64]) -> Double {
         engine.reserveCapacity(pending: pending)
         return increments.withUnsafeBufferPointer { increments in
             let mask = increments.count - 1
@@ -187,8 +207,8 @@ enum HoldModel {
 
     /// The same hold steps on a bare priority queue (pop the minimum, push one later).
     static func queueSeconds<Queue: EntryPriorityQueue>(_ type: Queue.Type, pending: Int, warmup: Int, events: Int,
-                                                        increments: [Int64]) -> Double {
-        var queue = Queue()
+                                                        increments: [Int64], make: () -> Queue = { Queue() }) -> Double {
+        var queue = make()
         return increments.withUnsafeBufferPointer { increments in
             let mask = increments.count - 1
             var next = 0

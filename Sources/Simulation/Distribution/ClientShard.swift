@@ -1,0 +1,272 @@
+import EventEngine
+import GSL
+
+/// What one client remembers between checks: 16 bytes.
+struct ClientState {
+    /// Every package with sequence ≤ watermark has been handled (downloaded or superseded).
+    var watermark: Int32 = -1
+    /// Checks so far; names the random stream of the next one.
+    var checkNumber: UInt32 = 0
+    /// 1 + minute of the last request (distinct clients per minute); 0 = none yet.
+    var lastMinute: UInt32 = 0
+    /// 1 + day (since the model's start) for which `offlineToday` was drawn.
+    var offlineDrawDay: UInt16 = 0
+    var flags: UInt8 = 0
+    /// Failed sessions in a row (0 = next event is a regular check).
+    var attempt: UInt8 = 0
+
+    static let iOSFlag: UInt8 = 1, offlineFlag: UInt8 = 2
+    var isIOS: Bool { flags & Self.iOSFlag != 0 }
+}
+
+/// Settings every shard reads.
+struct DistributionContext: @unchecked Sendable {
+    let parameters: DistributionParameters
+    let flavor: DistributionFlavor
+    let seed: UInt64
+    let start: SimTime
+    let contactPhones: Int
+    let catalog: PackageCatalog
+    /// Clients whose index is a multiple of this are in the bytes-per-client-day sample.
+    let sampleStride: Int
+
+    static let checkStream = "distribution.check"
+}
+
+/// A contiguous range of clients with its own event queue, random stream and counters.
+/// One thread at a time; clients never interact, so shard boundaries cannot change results.
+/// A class holding a struct: the hot loop runs in the struct's mutating methods, where Swift
+/// checks exclusive access statically (class properties pay a dynamic check per access,
+/// measured at ~10% of the loop).
+final class ClientShard: @unchecked Sendable {
+    var core: ClientShardCore
+    init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
+        core = ClientShardCore(range: range, context: context, isIOS: isIOS)
+    }
+    var lower: Int { core.lower }
+    var clientCount: Int { core.clients.count }
+    func advance(until end: SimTime) { core.advance(until: end) }
+    func setOffline(client c: Int, during window: Range<SimTime>) { core.forcedOffline[c] = window }
+}
+
+struct ClientShardCore {
+    let lower: Int
+    let context: DistributionContext
+    var clients: [ClientState]
+    var queue = CalendarQueue()
+    var nextSequence: UInt64 = 0
+    let rng: RandomStream
+    var counters = LoadCounters()
+    /// Downloads by contact-population phones since the last `takeDownloads`.
+    var downloads: [PackageDownload] = []
+    /// bytesSample[day][k]: bytes of sampled client lower-rounded-up + k·stride on that day.
+    var bytesSample: [[Int]] = []
+    let firstSample: Int, sampleCount: Int
+    var forcedOffline: [Int: Range<SimTime>] = [:]
+    /// Packages of the session being planned.
+    private var plan: [Int] = []
+    /// Hour-index size cache: most sessions ask for today's index at the same `visible`.
+    private var hourIndexCache: (day: Int64, visible: Int, bytes: Int) = (.min, -1, 0)
+
+    init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
+        lower = range.lowerBound
+        self.context = context
+        rng = RandomStream(seed: context.seed, stream: DistributionContext.checkStream, generator: .taus2)
+        let stride = context.sampleStride
+        firstSample = (range.lowerBound + stride - 1) / stride
+        sampleCount = max(0, (range.upperBound + stride - 1) / stride - firstSample)
+        clients = [ClientState](repeating: ClientState(), count: range.count)
+        let p = context.parameters
+        for local in 0..<range.count {
+            let c = lower + local
+            reseed(client: c, check: 0)
+            let ios = isIOS(c) ?? rng.bernoulli(p: p.iosShare)
+            if ios { clients[local].flags |= ClientState.iOSFlag }
+            // As if the previous check was scheduled before the start: uniform in the first interval.
+            let first = context.start + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
+            schedule(local, at: first)
+        }
+    }
+
+    @inline(__always)
+    private mutating func reseed(client c: Int, check: UInt32) {
+        rng.reseed(StreamKey(seed: context.seed, stream: DistributionContext.checkStream,
+                             index: UInt64(c) << 32 | UInt64(check)))
+    }
+
+    @inline(__always)
+    private mutating func schedule(_ local: Int, at t: SimTime) {
+        queue.insert(QueueEntry(time: t, priority: 0, sequence: nextSequence, slot: UInt32(truncatingIfNeeded: local)))
+        nextSequence &+= 1
+    }
+
+    /// Handles every client event before `end`.
+    mutating func advance(until end: SimTime) {
+        while let top = queue.min, top.time < end {
+            _ = queue.removeMin()
+            handle(Int(top.slot), at: top.time)
+        }
+    }
+
+    /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).
+    @inline(__always)
+    private mutating func nextRegularCheck(after t: SimTime) -> SimTime {
+        let p = context.parameters
+        let interval = p.checkIntervalSeconds
+        let boundary = (t >= 0 ? t / interval : (t - interval + 1) / interval) * interval + interval
+        return boundary + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
+    }
+
+    private mutating func handle(_ local: Int, at t: SimTime) {
+        let p = context.parameters
+        var st = clients[local]
+        let c = lower + local
+        st.checkNumber &+= 1
+        reseed(client: c, check: st.checkNumber)
+        let elapsed = t - context.start
+        let day = Int(elapsed / 86_400)
+        let minute = Int(elapsed / 60)
+
+        if Int(st.offlineDrawDay) != day + 1 {
+            st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
+            let share = st.isIOS ? p.offlineShareIOS : p.offlineShareAndroid
+            if share > 0 && rng.bernoulli(p: share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
+        }
+        var offline = st.flags & ClientState.offlineFlag != 0
+        if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
+        if offline {
+            counters.add(.offlineChecks, 1, minute: minute)
+            st.attempt = 0
+            clients[local] = st
+            schedule(local, at: nextRegularCheck(after: t))
+            return
+        }
+        if st.attempt == 0 {
+            let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
+            if share > 0 && rng.bernoulli(p: share) {
+                counters.add(.deferredChecks, 1, minute: minute)
+                clients[local] = st
+                schedule(local, at: t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded())))
+                return
+            }
+        }
+
+        let ok = session(client: c, state: &st, at: t, day: day, minute: minute)
+        if ok {
+            st.attempt = 0
+            schedule(local, at: nextRegularCheck(after: t))
+        } else if Int(st.attempt) >= p.retryMaxAttempts {
+            st.attempt = 0
+            schedule(local, at: nextRegularCheck(after: t))
+        } else {
+            st.attempt += 1
+            let base = p.retryBase(attempt: Int(st.attempt))
+            schedule(local, at: t + max(1, Int64(rng.uniform(base / 2, base).rounded())))
+        }
+        clients[local] = st
+    }
+
+    /// One check session: index request(s), then every new package. All or nothing: keys reach
+    /// exposure detection (and the watermark moves) only when every request succeeded.
+    private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
+        let p = context.parameters
+        let catalog = context.catalog
+        let visible = catalog.visibleCount(at: t)
+        let w = Int(st.watermark)
+        let anyNew = visible - 1 > w
+        let isRetry = st.attempt > 0
+        var requests = 0, bytes = p.sessionOverheadBytes
+        var failed = false
+
+        func request(_ metric: LoadCounters.Metric, body: Int, status: LoadCounters.Metric? = nil) -> Bool {
+            requests += 1
+            counters.add(metric, 1, minute: minute)
+            if isRetry { counters.add(.retryRequests, 1, minute: minute) }
+            let elapsed = t - context.start
+            let outage = p.outageDurationSeconds > 0 && elapsed >= p.outageStartSeconds
+                && elapsed < p.outageStartSeconds + p.outageDurationSeconds
+            if outage || (p.cdnErrorRate > 0 && rng.bernoulli(p: p.cdnErrorRate)) {
+                counters.add(.errors, 1, minute: minute)
+                bytes += p.httpOverheadBytes
+                return false
+            }
+            if let status { counters.add(status, 1, minute: minute) }
+            bytes += p.httpOverheadBytes + body
+            return true
+        }
+
+        plan.removeAll(keepingCapacity: true)
+        switch context.flavor {
+        case .immuni:
+            if anyNew { for s in (w + 1)..<visible { plan.append(s) } }
+            failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
+                              status: anyNew ? nil : .notModified)
+        case .cwa:
+            // Missing whole days come as daily packages, the rest as hourly ones.
+            var hourDays: [Int64] = []
+            if anyNew {
+                for s in (w + 1)..<visible {
+                    if catalog.isDaily[s] {
+                        if catalog.firstHourlyOfDay(ofPackage: s) > w { plan.append(s) }
+                    } else {
+                        let d = catalog.day[s]
+                        if catalog.firstHourlyOfDay(ofPackage: s) > w, let daily = catalog.dailySequence(day: d), daily < visible {
+                            continue
+                        }
+                        plan.append(s)
+                        if hourDays.last != d { hourDays.append(d) }
+                    }
+                }
+            }
+            failed = !request(.indexRequests, body: anyNew ? catalog.dateIndexBytes(visible: visible) : 0,
+                              status: anyNew ? nil : .notModified)
+            let today = SimClock.dayNumber(t)
+            if !failed && !hourDays.contains(today) {
+                if catalog.hasHourly(day: today, visible: visible) {
+                    failed = !request(.indexRequests, body: 0, status: .notModified)
+                } else {
+                    failed = !request(.indexRequests, body: 0, status: .notFound)
+                }
+            }
+            for d in hourDays where !failed {
+                failed = !request(.indexRequests, body: hourIndexBytes(day: d, visible: visible))
+            }
+        }
+        if !failed {
+            for s in plan {
+                if !request(.packageRequests, body: catalog.bytes[s]) { failed = true; break }
+                counters.add(.packageBytes, catalog.bytes[s], minute: minute)
+            }
+        }
+
+        counters.add(.sessions, 1, minute: minute)
+        counters.add(.bytes, bytes, minute: minute)
+        counters.addRequests(requests, second: Int(t - context.start))
+        if Int(st.lastMinute) != minute + 1 {
+            st.lastMinute = UInt32(truncatingIfNeeded: minute + 1)
+            counters.add(.clients, 1, minute: minute)
+        }
+        if c % context.sampleStride == 0 {
+            while bytesSample.count <= day { bytesSample.append([Int](repeating: 0, count: sampleCount)) }
+            bytesSample[day][c / context.sampleStride - firstSample] += bytes
+        }
+        if failed { return false }
+
+        st.watermark = Int32(visible - 1)
+        counters.add(.downloads, plan.count, minute: minute)
+        for s in plan {
+            counters.addLatency(t - catalog.publishedAt[s])
+            if c < context.contactPhones {
+                downloads.append(PackageDownload(phone: Int32(c), package: s, at: t))
+            }
+        }
+        return true
+    }
+
+    private mutating func hourIndexBytes(day d: Int64, visible: Int) -> Int {
+        if hourIndexCache.day == d && hourIndexCache.visible == visible { return hourIndexCache.bytes }
+        let b = context.catalog.hourIndexBytes(day: d, visible: visible)
+        hourIndexCache = (d, visible, b)
+        return b
+    }
+}

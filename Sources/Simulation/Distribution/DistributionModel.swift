@@ -1,0 +1,105 @@
+import EventEngine
+import GSL
+
+/// Phones and download-only clients fetching published key packages from the CDN.
+///
+/// Use: `publish` packages as the backend publishes them (before `advance` passes their
+/// publication time), then `advance(until:)` day by day (or hour by hour); it returns the
+/// downloads by contact-population phones for exposure detection. `results()` gives the
+/// load summary and tables at any point.
+///
+/// Clients `0..<contactPhones` are the contact population's app phones (same index as in
+/// `PhoneFleet`); the rest only download. Each client draws from its own per-check GSL stream
+/// (seed, "distribution.check", client << 32 | check number), and clients are split into
+/// shards, each with its own calendar queue: results are identical for any thread count.
+public final class DistributionModel {
+    public let parameters: DistributionParameters
+    public let flavor: DistributionFlavor
+    public let start: SimTime
+    public let clientCount: Int
+    public let contactPhones: Int
+    let catalog: PackageCatalog
+    let shards: [ClientShard]
+    let context: DistributionContext
+    public private(set) var now: SimTime
+    public private(set) var published: [PublishedPackage] = []
+
+    /// - Parameters:
+    ///   - contactPhoneIsIOS: OS of each contact-population app phone (index = app-phone index).
+    ///   - threads: shards run in parallel; results do not depend on it.
+    public init(parameters: DistributionParameters, flavor: DistributionFlavor, seed: UInt64, start: SimTime,
+                contactPhoneIsIOS: [Bool], threads: Int) {
+        self.parameters = parameters
+        self.flavor = flavor
+        self.start = start
+        now = start
+        contactPhones = contactPhoneIsIOS.count
+        clientCount = max(parameters.clients, contactPhoneIsIOS.count)
+        let catalogRef = PackageCatalog()
+        catalog = catalogRef
+        let clients = max(parameters.clients, contactPhoneIsIOS.count)
+        let stride = max(1, (clients + parameters.bytesSampleClients - 1) / max(1, parameters.bytesSampleClients))
+        let ctx = DistributionContext(parameters: parameters, flavor: flavor, seed: seed, start: start,
+                                      contactPhones: contactPhoneIsIOS.count, catalog: catalogRef, sampleStride: stride)
+        context = ctx
+        let workers = max(1, min(threads, clients))
+        let per = (clients + workers - 1) / max(1, workers)
+        let ranges = (0..<workers).map { w in (w * per)..<min(clients, (w + 1) * per) }.filter { !$0.isEmpty }
+        let built = ShardResults<ClientShard>(count: ranges.count)
+        let os = contactPhoneIsIOS
+        forEachShard(count: ranges.count, threads: ranges.count) { shardRange in
+            for i in shardRange {
+                built.set(i, ClientShard(range: ranges[i], context: ctx, isIOS: { $0 < os.count ? os[$0] : nil }))
+            }
+        }
+        shards = built.all
+    }
+
+    /// Makes packages available (each client sees a package once `publishedAt` ≤ its check time).
+    /// Sequences must continue 0, 1, 2, … and publication times must not decrease.
+    public func publish(_ packages: [PublishedPackage]) {
+        for p in packages {
+            precondition(p.publishedAt >= now, "package \(p.sequence) published at \(p.publishedAt), before the distribution's clock (\(now))")
+            catalog.append(p)
+            published.append(p)
+        }
+    }
+
+    /// Processes every client event before `until` and returns the downloads by contact-population
+    /// phones, ordered by (time, phone, package).
+    public func advance(until end: SimTime) -> [PackageDownload] {
+        precondition(end >= now, "advance(until:) before now")
+        let all = shards
+        forEachShard(count: all.count, threads: all.count) { range in
+            for i in range { all[i].advance(until: end) }
+        }
+        now = end
+        var out: [PackageDownload] = []
+        for s in all {
+            out.append(contentsOf: s.core.downloads)
+            s.core.downloads.removeAll(keepingCapacity: true)
+        }
+        out.sort { ($0.at, $0.phone, $0.package) < ($1.at, $1.phone, $1.package) }
+        return out
+    }
+
+    /// Test hook: keeps `client` offline during `window` (on top of the random offline days).
+    func setOffline(client: Int, during window: Range<SimTime>) {
+        for s in shards where s.lower <= client && client < s.lower + s.clientCount {
+            s.setOffline(client: client, during: window)
+        }
+    }
+
+    /// Bytes of state per client: its record plus its one queued check.
+    public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride + MemoryLayout<QueueEntry>.stride }
+
+    var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
+
+    /// Bytes per sampled client and day, in client order (days completed or started so far).
+    func bytesPerClientDay() -> [[Int]] {
+        let days = shards.map(\.core.bytesSample.count).max() ?? 0
+        return (0..<days).map { d in
+            shards.flatMap { s in d < s.core.bytesSample.count ? s.core.bytesSample[d] : [Int](repeating: 0, count: s.core.sampleCount) }
+        }
+    }
+}
