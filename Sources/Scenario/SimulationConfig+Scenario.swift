@@ -22,7 +22,8 @@ extension SimulationConfig {
             contacts: Self.contacts(v),
             radio: Self.radio(v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
-            threads: threads
+            threads: threads,
+            detection: DetectionParameters(scenario: v)
         )
     }
 

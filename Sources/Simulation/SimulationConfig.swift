@@ -12,12 +12,15 @@ public struct SimulationConfig: Sendable, Equatable {
     public var contacts: ContactParameters
     public var radio: RadioParameters
     public var writeHourly: Bool
+    /// The `app.detection` block.
+    public var detection: DetectionParameters
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
 
     public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
-                radio: RadioParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
+                radio: RadioParameters = .default, writeHourly: Bool = true, threads: Int = 1,
+                detection: DetectionParameters = .default) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -27,6 +30,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.contacts = contacts
         self.radio = radio
         self.writeHourly = writeHourly
+        self.detection = detection
         self.threads = threads
     }
 

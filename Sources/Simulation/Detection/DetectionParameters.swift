@@ -8,7 +8,7 @@ public struct DetectionParameters: Sendable, Equatable {
     /// Minimum minutes a day at or below the attenuation threshold, the grid's other axis.
     public var gridMinutes: [Int]
 
-    public static let defaultGridAttenuations = [45, 50, 55, 60, 63, 65, 70, 73, 75, 80]
+    public static let defaultGridAttenuations = Array(stride(from: 45, through: 80, by: 5))
     public static let defaultGridMinutes = [5, 10, 15, 20, 30]
 
     public init(preset: DetectionPreset = .cwaV2, model: RiskModel? = nil,
