@@ -178,3 +178,41 @@ import Testing
 extension ReportValue {
     var asInt: Int64 { if case .integer(let n) = self { n } else { -1 } }
 }
+
+@Suite struct DetectionRegressionTests {
+    static let world: DetectionStudy.World = {
+        let config = SimulationConfig(name: "regress-test", seed: 99, start: 18_536 * SimDuration.day, days: 4,
+                                      population: PopulationParameters(size: 3000, appAdoption: 0.8), writeHourly: false, threads: 2)
+        let s = Simulation(config: config)
+        _ = try! s.run()
+        return s.detectionWorld
+    }()
+
+    func counts(_ parameters: DetectionParameters, studySeed: UInt64) throws -> DetectionCounts {
+        let report = try DetectionStudy(indexShare: 0.05, seed: studySeed).run(Self.world, parameters: parameters, threads: 2)
+        return try #require(DetectionCounts(summary: report.summary))
+    }
+
+    @Test func worseAttenuationThresholdIsFlaggedRerunIsNot() throws {
+        let base = try counts(.default, studySeed: 1)
+        #expect(base.notified > 50)
+        // Other index cases, same configuration: no regression.
+        let rerun = try counts(.default, studySeed: 2)
+        #expect(!DetectionRegression.compare(baseline: base, now: rerun, alpha: 0.01).contains { $0.verdict == .regression })
+        #expect(DetectionRegression.compare(baseline: base, now: base, alpha: 0.01).allSatisfy { $0.verdict == .ok })
+        // Every attenuation threshold 15 dB higher: far contacts count, false positives rise.
+        var worse = DetectionParameters.default
+        guard case .v2(var c) = worse.model else { Issue.record("default is not v2"); return }
+        c.attenuationBucketThresholds = c.attenuationBucketThresholds.map { $0 + 15 }
+        worse.model = .v2(c)
+        let flagged = DetectionRegression.compare(baseline: base, now: try counts(worse, studySeed: 2), alpha: 0.01)
+        #expect(flagged.first { $0.name == "false_positive_rate" }?.verdict == .regression, "\(flagged)")
+    }
+
+    @Test func twoProportionVerdicts() {
+        #expect(RateComparison.compare("x", baseline: (10, 1000), now: (40, 1000), alpha: 0.01).verdict == .regression)
+        #expect(RateComparison.compare("x", baseline: (40, 1000), now: (10, 1000), alpha: 0.01).verdict == .improved)
+        #expect(RateComparison.compare("x", baseline: (10, 1000), now: (12, 1000), alpha: 0.01).verdict == .ok)
+        #expect(RateComparison.compare("x", baseline: (0, 0), now: (1, 10), alpha: 0.01).verdict == .noData)
+    }
+}
