@@ -6,7 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
-        subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self]
+        subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self, MatcherBenchmark.self]
     )
 }
 
