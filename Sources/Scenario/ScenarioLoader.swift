@@ -41,7 +41,7 @@ public enum ScenarioLoader {
         var validator = Validator(file: file, defaultName: defaultName)
         let value = validator.section(schema, check: nil, node: root, path: [])
         if !validator.problems.isEmpty { throw ScenarioError(problems: validator.problems) }
-        return value
+        return DetectionPresetResolver.resolve(value, root: root)
     }
 
     static func yamlProblem(_ error: YamlError, file: String) -> ScenarioProblem {

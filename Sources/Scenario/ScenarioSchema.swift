@@ -22,7 +22,7 @@ public enum ScenarioSchema {
             let window = v["scan_window_s"]?.doubleValue ?? 0, period = v["scan_period_s"]?.doubleValue ?? 0
             return window < period ? nil : "scan_window_s (\(ScenarioValue.format(window))) must be shorter than scan_period_s (\(ScenarioValue.format(period)))"
         }), doc: "Bluetooth advertising, scanning and channel model (see the README's radio section)."),
-        Field("app", .section([]), doc: "App behaviour and exposure detection configuration."),
+        Field("app", .section(app), doc: "App behaviour and exposure detection configuration."),
         Field("health", .section(health), doc: "Positive tests and index cases."),
         Field("backend", .section(backend), doc: "Key upload, verification and publishing."),
         Field("distribution", .section(distribution), doc: "Package downloads and CDN load."),

@@ -24,6 +24,7 @@ extension SimulationConfig {
             health: Self.health(v),
             backend: Self.backend(v, exports: v.at("outputs.exports")!.boolValue!),
             distribution: Self.distribution(v),
+            detection: DetectionParameters(scenario: v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )

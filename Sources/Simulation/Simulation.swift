@@ -25,7 +25,7 @@ public final class Simulation {
     private let population: Population
     private let network: ContactNetwork
     private let availability: PhoneAvailability
-    private let fleet: PhoneFleet
+    let fleet: PhoneFleet
     private let radios: PhoneRadios
     private let channel: ChannelModel
     private let placements: DiscreteDistribution

@@ -15,6 +15,8 @@ public struct SimulationConfig: Sendable, Equatable {
     public var backend: BackendParameters
     public var distribution: DistributionParameters
     public var writeHourly: Bool
+    /// The `app.detection` block.
+    public var detection: DetectionParameters
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
 
@@ -22,7 +24,7 @@ public struct SimulationConfig: Sendable, Equatable {
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
                 radio: RadioParameters = .default, health: HealthParameters = .default,
                 backend: BackendParameters = .default, distribution: DistributionParameters = .default,
-                writeHourly: Bool = true, threads: Int = 1) {
+                detection: DetectionParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -35,6 +37,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.backend = backend
         self.distribution = distribution
         self.writeHourly = writeHourly
+        self.detection = detection
         self.threads = threads
     }
 

@@ -7,7 +7,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
         subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self, BackendBenchmark.self,
-                      DistributionBenchmark.self]
+                      DistributionBenchmark.self, MatcherBenchmark.self]
     )
 }
 

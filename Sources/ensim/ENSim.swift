@@ -14,7 +14,7 @@ struct ENSim: ParsableCommand {
           ensim bench engine --json                        event-engine benchmark
         """,
         version: ENSimVersion.string,
-        subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self, RadioCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self, RadioCommand.self, RegressCommand.self]
     )
 }
 

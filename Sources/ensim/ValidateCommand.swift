@@ -31,7 +31,7 @@ struct ScenarioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario",
         abstract: "Scenario file tools.",
-        subcommands: [Reference.self]
+        subcommands: [Reference.self, Preset.self]
     )
 
     struct Reference: ParsableCommand {

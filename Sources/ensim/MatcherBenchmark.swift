@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import GAEN
+import Simulation
+
+/// `ensim bench matcher`: RPI derivation rate of the key index (per core) against
+/// `openssl speed -evp aes-128-ecb` single blocks, and match throughput at 1, 2 and all cores.
+struct MatcherBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matcher",
+        abstract: "Key-index RPI derivations/s per core vs openssl AES-128-ECB; encounters matched/s at 1, 2, all cores.",
+        discussion: "ensim bench matcher --json --out Results/benchmarks/matcher.json")
+
+    @Option(help: "Population of the simulated world whose encounters are matched.")
+    var population = 20_000
+
+    @Option(help: "Published keys in the index.")
+    var keys = 20_000
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() throws {
+        var rng = SystemRandomNumberGenerator()
+        let start: Int64 = 18_536 * 86_400
+        let published = (0..<keys).map { i in
+            PublishedKey(key: DiagnosisKey(TemporaryExposureKey.generate(rollingStartIntervalNumber: ENIntervalNumber(unixTime: start + Int64(i % 7) * 86_400), using: &rng)),
+                         uploader: -1, uploadedAt: start)
+        }
+        let package = PublishedPackage(sequence: 0, name: "bench", kind: .batch, publishedAt: start, covers: start..<start + 1, keys: published, bytes: 0)
+        let clock = ContinuousClock()
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+        var index: DiagnosisKeyIndex? = nil
+        let buildTime = try clock.measure { index = try DiagnosisKeyIndex(packages: [package], threads: 1) }
+        let derivedPerSecond = Double(index!.identifierCount) / seconds(buildTime)
+
+        let config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
+                                      population: PopulationParameters(size: population, appAdoption: 0.5), writeHourly: false,
+                                      threads: ProcessInfo.processInfo.activeProcessorCount)
+        let simulation = Simulation(config: config)
+        _ = try simulation.run()
+        let world = simulation.detectionWorld
+        let phones = world.appPhoneOwners.count
+        let all = (0..<phones).map { PackageDownload(phone: Int32($0), package: 0, at: start + 8 * 86_400) }
+        var rates: [String: Double] = [:]
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        for threads in Array(Set([1, 2, cores])).sorted() {
+            var checked = 0
+            let t = clock.measure {
+                checked = Matcher.match(index: index!, store: world.encounters, phones: phones, start: start,
+                                        downloads: { all[$0...$0] }, threads: threads).encountersChecked
+            }
+            rates["encounters_per_second_\(threads)_threads"] = (Double(checked) / seconds(t)).rounded()
+        }
+        let openssl = try opensslSingleBlockRate()
+        let oneThread = rates["encounters_per_second_1_threads"]!
+        let twoThreads = rates["encounters_per_second_2_threads"] ?? oneThread
+        var result: [String: Any] = [
+            "rpi_derivations_per_second_per_core": derivedPerSecond.rounded(),
+            "openssl_aes128_ecb_single_block_per_second": openssl.rounded(),
+            "ratio_to_openssl": (derivedPerSecond / openssl * 1000).rounded() / 1000,
+            "target_met_half_of_openssl": derivedPerSecond >= openssl / 2,
+            "speedup_2_threads": (twoThreads / oneThread * 100).rounded() / 100,
+            "target_met_speedup_1_8": twoThreads / oneThread >= 1.8,
+            "keys": keys, "population": population, "phones": phones, "cores": cores,
+        ]
+        for (k, v) in rates { result[k] = v }
+        try emitBenchResult(result, options: output)
+    }
+
+    /// `openssl speed -elapsed -evp aes-128-ecb -bytes 16`: 1000s of bytes/s → blocks/s.
+    func opensslSingleBlockRate() throws -> Double {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["openssl", "speed", "-elapsed", "-seconds", "2", "-evp", "aes-128-ecb", "-bytes", "16"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard let line = text.split(separator: "\n").last(where: { $0.uppercased().hasPrefix("AES-128-ECB") }),
+              let field = line.split(separator: " ").last, let kilo = Double(field.dropLast(field.hasSuffix("k") ? 1 : 0)) else {
+            throw ValidationError("cannot parse openssl speed output:\n\(text)")
+        }
+        return kilo * 1000 / 16
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import Scenario
+import Simulation
+
+/// A stored baseline of detection accuracy (Results/baselines/*.json).
+struct RegressionBaseline: Codable, Equatable {
+    var source: String
+    var preset: String
+    var notified: Int
+    var falsePositives: Int
+    var closeContactsWithApp: Int
+    var falseNegatives: Int
+
+    var counts: DetectionCounts {
+        DetectionCounts(notified: notified, falsePositives: falsePositives, closeContactsWithApp: closeContactsWithApp, falseNegatives: falseNegatives)
+    }
+
+    init(source: String, preset: String, counts c: DetectionCounts) {
+        self.source = source
+        self.preset = preset
+        notified = c.notified
+        falsePositives = c.falsePositives
+        closeContactsWithApp = c.closeContactsWithApp
+        falseNegatives = c.falseNegatives
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case source, preset, notified
+        case falsePositives = "false_positives"
+        case closeContactsWithApp = "close_contacts_with_app"
+        case falseNegatives = "false_negatives"
+    }
+}
+
+struct RegressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "regress",
+        abstract: "Compare false-positive and false-negative rates with a baseline (exit 1 on a significant regression).",
+        discussion: """
+        SCENARIO_OR_RUN_FOLDER is a finished run folder (its summary.json `detection` block) or a
+        scenario file, which is run first. While a scenario's run has no detection block (health and
+        backend not wired), index cases are drawn directly: each app user with --index-share, all keys
+        published at the end and downloaded by every phone.
+        Rates are compared with a one-sided two-proportion z-test (GSL); a rate significantly higher
+        than the baseline at --alpha is a regression.
+
+        Examples:
+          ensim regress Scenarios/regress.yaml --baseline Results/baselines/cwa-v2.json
+          ensim regress Results/default/2020-10-01T00-00-00Z-seed1 --baseline Results/baselines/cwa-v2.json
+          ensim regress Scenarios/regress.yaml --baseline Results/baselines/cwa-v2.json --update
+        """)
+
+    @Argument(help: "Scenario YAML file or finished run folder.")
+    var source: String
+
+    @Option(help: "Baseline JSON file.")
+    var baseline: String
+
+    @Option(help: "Significance level of the one-sided tests (0 < alpha < 1).")
+    var alpha = 0.01
+
+    @Flag(help: "Write the current figures as the new baseline and exit 0.")
+    var update = false
+
+    @Option(help: "Share of app users made index cases when the run has no detection block.")
+    var indexShare = DetectionStudy.defaultIndexShare
+
+    @Option(help: "Worker threads (default: all cores). Results do not depend on it.")
+    var threads: Int?
+
+    func validate() throws {
+        if !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1, got \(alpha)") }
+        if !(indexShare > 0 && indexShare <= 1) { throw ValidationError("--index-share must be in (0, 1], got \(indexShare)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
+    }
+
+    func run() throws {
+        let (counts, preset) = try current()
+        let url = URL(fileURLWithPath: baseline)
+        if update {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(RegressionBaseline(source: source, preset: preset, counts: counts))
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try (data + Data("\n".utf8)).write(to: url, options: .atomic)
+            print("baseline written: \(baseline)")
+            return
+        }
+        let base: RegressionBaseline
+        do {
+            base = try JSONDecoder().decode(RegressionBaseline.self, from: Data(contentsOf: url))
+        } catch {
+            Console.error("error: \(baseline): cannot read baseline (\(error.localizedDescription)); create it with --update")
+            throw ExitCode(2)
+        }
+        if base.preset != preset { Console.error("warning: baseline preset \(base.preset), now \(preset)") }
+        let rows = DetectionRegression.compare(baseline: base.counts, now: counts, alpha: alpha)
+        print(Self.table(rows, alpha: alpha), terminator: "")
+        if rows.contains(where: { $0.verdict == .regression }) { throw ExitCode(1) }
+    }
+
+    static func table(_ rows: [RateComparison], alpha: Double) -> String {
+        func pct(_ x: Double) -> String { x.isNaN ? "n/a" : String(format: "%.2f%%", 100 * x) }
+        var out = "rate                 baseline              now                   difference  p-value  verdict (alpha \(alpha))\n"
+        for r in rows {
+            let b = "\(pct(r.baselineRate)) (\(r.baseline.x)/\(r.baseline.n))", n = "\(pct(r.nowRate)) (\(r.now.x)/\(r.now.n))"
+            let diff = r.baselineRate.isNaN || r.nowRate.isNaN ? "n/a" : String(format: "%+.2f pp", 100 * (r.nowRate - r.baselineRate))
+            let p = r.pValue.isNaN ? "n/a" : String(format: "%.4f", r.pValue)
+            out += r.name.padding(toLength: 21, withPad: " ", startingAt: 0) + b.padding(toLength: 22, withPad: " ", startingAt: 0)
+                + n.padding(toLength: 22, withPad: " ", startingAt: 0) + diff.padding(toLength: 12, withPad: " ", startingAt: 0)
+                + p.padding(toLength: 9, withPad: " ", startingAt: 0) + r.verdict.rawValue + "\n"
+        }
+        return out
+    }
+
+    /// The counts of a run folder or of running the scenario.
+    func current() throws -> (DetectionCounts, String) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue {
+            let file = URL(fileURLWithPath: source).appendingPathComponent("summary.json")
+            guard let data = try? Data(contentsOf: file),
+                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let d = json["detection"] as? [String: Any],
+                  let n = d["notified"] as? Int, let fp = d["false_positives"] as? Int,
+                  let m = d["close_contacts_with_app"] as? Int, let fn = d["false_negatives"] as? Int else {
+                Console.error("error: \(file.path): no detection block with notified, false_positives, close_contacts_with_app, false_negatives")
+                throw ExitCode(2)
+            }
+            return (DetectionCounts(notified: n, falsePositives: fp, closeContactsWithApp: m, falseNegatives: fn), d["preset"] as? String ?? "unknown")
+        }
+        let loaded: LoadedScenario
+        do { loaded = try ScenarioLoader.load(file: source) } catch {
+            Console.error(error.description)
+            throw ExitCode(2)
+        }
+        let config = SimulationConfig(scenario: loaded.resolved, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let simulation = Simulation(config: config)
+        let results = try simulation.run()
+        if let block = results.summary["detection"], let counts = DetectionCounts(summary: block) {
+            return (counts, config.detection.preset.rawValue)
+        }
+        let report = try DetectionStudy(indexShare: indexShare, seed: config.seed)
+            .run(simulation.detectionWorld, parameters: config.detection, threads: config.threads)
+        return (DetectionCounts(summary: report.summary)!, config.detection.preset.rawValue)
+    }
+}
