@@ -44,7 +44,7 @@ let package = Package(
         ]),
 
         // Layer 4: the simulation.
-        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN"]),
+        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [

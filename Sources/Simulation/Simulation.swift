@@ -70,7 +70,8 @@ public final class Simulation {
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: fleet.count, contacts: totalContacts, scanInstances: totalScans))
         }
-        return SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil)
+        let results = SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil)
+        return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
     }
 
     private func handle(_ event: SimulationEvent) {

@@ -11,13 +11,14 @@ public struct SimulationConfig: Sendable, Equatable {
     public var availability: AvailabilityParameters
     public var contacts: ContactParameters
     public var radio: RadioParameters
+    public var analytics: AnalyticsParameters
     public var writeHourly: Bool
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
 
     public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
-                radio: RadioParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
+                radio: RadioParameters = .default, analytics: AnalyticsParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -26,6 +27,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.availability = availability
         self.contacts = contacts
         self.radio = radio
+        self.analytics = analytics
         self.writeHourly = writeHourly
         self.threads = threads
     }
