@@ -101,6 +101,8 @@ public final class AnalyticsModel {
     var replayCounts: [[Int]]
     let auxStream: RandomStream
     var ledger: AnalyticsLedger
+    /// Pins each worker's read_time (tests that walk through interleavings).
+    var readTimeOverride: ((Int) -> Int64)?
 
     /// `days` from `start` (UTC midnight); phones' profiles give OS, region, install time and permissions.
     public init(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phones profiles: [AnalyticsPhoneProfile]) {
@@ -172,4 +174,19 @@ public final class AnalyticsModel {
     static func draw(_ range: ClosedRange<Int64>, _ stream: RandomStream) -> Int64 {
         range.lowerBound + Int64(stream.uniformInt(Int(range.upperBound - range.lowerBound) + 1))
     }
+}
+
+extension AnalyticsModel {
+    /// Schedules an authorisation request with a new analytics token from DeviceCheck device
+    /// `device` at `atMs` (interleaving studies). Returns the token.
+    @discardableResult
+    func scheduleAuthorisation(device: Int, atMs: Int64, source: RequestSource = .iOSRace) -> Int64 {
+        let i = attackers.count
+        attackers.append(AttackerDevice(source: source, device: device, region: 0))
+        let token = service.newTokenID()
+        scheduleAction(AttackAction(attacker: i, kind: .poll(token: token)), atMs: atMs)
+        return token
+    }
+
+    var authorisedTokens: Set<Int64> { Set(service.authorised.keys) }
 }

@@ -111,14 +111,20 @@ struct AnalyticsReport {
         model.profiles.indices.filter { model.profiles[$0].os == .iOS && model.deviceCheck.bits(of: $0).isBlacklisted }.count
     }
 
-    /// Requests per hour: mean and peak, and the share of the month's requests sent on the 1st.
-    var load: (total: Int, meanPerHour: Double, peakPerHour: Int, shareOnFirstOfMonth: Double) {
+    /// Requests per hour: mean and peak; and, after the first day (installs), the requests on
+    /// 1sts of months relative to an average day (1 = no spike).
+    var load: (total: Int, meanPerHour: Double, peakPerHour: Int, firstOfMonthRatio: Double) {
         let perHour = zip(ledger.tokenRequestsPerHour, ledger.uploadRequestsPerHour).map { $0 + $1 }
         let total = perHour.reduce(0, +)
-        var onFirst = 0
-        for (h, n) in perHour.enumerated() where CivilDate(containing: ledger.start + Int64(h) * SimDuration.hour).day == 1 { onFirst += n }
-        return (total, perHour.isEmpty ? 0 : Double(total) / Double(perHour.count), perHour.max() ?? 0,
-                total > 0 ? Double(onFirst) / Double(total) : 0)
+        var onFirst = 0, firsts = 0, later = 0
+        for (h, n) in perHour.enumerated() where h >= 24 {
+            later += n
+            let date = CivilDate(containing: ledger.start + Int64(h) * SimDuration.hour)
+            if date.day == 1 { onFirst += n; if h % 24 == 0 { firsts += 1 } }
+        }
+        let laterDays = Double(perHour.count / 24 - 1)
+        let ratio = firsts > 0 && later > 0 ? (Double(onFirst) / Double(firsts)) / (Double(later) / laterDays) : 0
+        return (total, perHour.isEmpty ? 0 : Double(total) / Double(perHour.count), perHour.max() ?? 0, ratio)
     }
 
     func summary() -> ReportValue {
@@ -141,7 +147,7 @@ struct AnalyticsReport {
             ("requests", .integer(Int64(l.total))),
             ("requests_per_hour_mean", .number(l.meanPerHour)),
             ("requests_per_hour_peak", .integer(Int64(l.peakPerHour))),
-            ("requests_share_on_first_of_month", .number(l.shareOnFirstOfMonth)),
+            ("requests_on_first_of_month_vs_average_day", .number(l.firstOfMonthRatio)),
             ("ios", .object([
                 ("tokens_authorised", .integer(Int64(ledger.authorisationsBySource.reduce(0, +)))),
                 ("max_tokens_per_device_month", .integer(Int64(ledger.maxAuthorisationsPerDeviceMonth()))),

@@ -145,8 +145,8 @@ extension AnalyticsModel {
             }
             guard bits.isDefault else { return blacklist(w) }
             workers[w].stage = .secondRead
-            let readTime = Int64(stream("analytics.worker", w).uniform() * Double(parameters.maxReadTimeMs + 1))
-            engine.schedule(.workerWakes(worker: Int32(w)), at: nowMs + min(readTime, parameters.maxReadTimeMs))
+            let drawn = min(parameters.maxReadTimeMs, Int64(stream("analytics.worker", w).uniform() * Double(parameters.maxReadTimeMs + 1)))
+            engine.schedule(.workerWakes(worker: Int32(w)), at: nowMs + (readTimeOverride?(w) ?? drawn))
         case .secondRead:
             guard let bits, bits.isDefault else { return blacklist(w) }
             workers[w].stage = .firstWrite
