@@ -21,6 +21,7 @@ extension SimulationConfig {
             availability: Self.availability(v),
             contacts: Self.contacts(v),
             radio: Self.radio(v),
+            analytics: AnalyticsParameters(scenario: v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )
