@@ -26,7 +26,10 @@ public enum ScenarioSchema {
         Field("health", .section(health), doc: "Positive tests and index cases."),
         Field("backend", .section(backend), doc: "Key upload, verification and publishing."),
         Field("distribution", .section(distribution), doc: "Package downloads and CDN load."),
-        Field("analytics", .section([]), doc: "Immuni privacy-preserving analytics."),
+        Field("analytics", .section(analytics, check: { v in
+            let lo = v["client_latency_min_ms"]?.intValue ?? 0, hi = v["client_latency_max_ms"]?.intValue ?? 0
+            return lo <= hi ? nil : "client_latency_min_ms (\(lo)) must not exceed client_latency_max_ms (\(hi))"
+        }), doc: "Immuni privacy-preserving analytics."),
         Field("outputs", .section(outputs), doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]
 

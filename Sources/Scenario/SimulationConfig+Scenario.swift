@@ -25,6 +25,7 @@ extension SimulationConfig {
             backend: Self.backend(v, exports: v.at("outputs.exports")!.boolValue!),
             distribution: Self.distribution(v),
             detection: DetectionParameters(scenario: v),
+            analytics: AnalyticsParameters(scenario: v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )

@@ -91,8 +91,9 @@ public final class Simulation {
         }
         var files = [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
         files += pipeline.publisher.exports
-        return SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
-                                 tables: [NamedTable("packages.csv", pipeline.packageTable())], files: files)
+        let results = SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
+                                        tables: [NamedTable("packages.csv", pipeline.packageTable())], files: files)
+        return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
     }
 
     private func makePipeline() throws {

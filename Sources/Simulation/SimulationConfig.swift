@@ -14,6 +14,7 @@ public struct SimulationConfig: Sendable, Equatable {
     public var health: HealthParameters
     public var backend: BackendParameters
     public var distribution: DistributionParameters
+    public var analytics: AnalyticsParameters
     public var writeHourly: Bool
     /// The `app.detection` block.
     public var detection: DetectionParameters
@@ -24,7 +25,8 @@ public struct SimulationConfig: Sendable, Equatable {
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
                 radio: RadioParameters = .default, health: HealthParameters = .default,
                 backend: BackendParameters = .default, distribution: DistributionParameters = .default,
-                detection: DetectionParameters = .default, writeHourly: Bool = true, threads: Int = 1) {
+                detection: DetectionParameters = .default, analytics: AnalyticsParameters = .default,
+                writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
         self.start = start
@@ -36,6 +38,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.health = health
         self.backend = backend
         self.distribution = distribution
+        self.analytics = analytics
         self.writeHourly = writeHourly
         self.detection = detection
         self.threads = threads

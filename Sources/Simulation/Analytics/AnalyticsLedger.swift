@@ -1,0 +1,135 @@
+import EventEngine
+
+/// Everything the analytics model counts: ground truth per month and region, accepted uploads,
+/// requests per hour, authorisations per device and month, rejections by reason.
+struct AnalyticsLedger {
+    struct MonthRegion {
+        /// Phone-days with at least one detection, and those with Bluetooth off (first detection of the day).
+        var workingPhoneDays = 0
+        var bluetoothOffPhoneDays = 0
+        /// Phones notified of a risky exposure at least once in the month.
+        var notifiedPhones = 0
+        /// Accepted uploads: without exposure (and those with Bluetooth off), with exposure; polluted = from attacks.
+        var uploadsWithout = 0
+        var uploadsWithoutBluetoothOff = 0
+        var uploadsWith = 0
+        var uploadsIOS = 0
+        var uploadsAndroid = 0
+        var polluted = 0
+    }
+
+    let start: SimTime
+    let months: [YearMonth]
+    let regions: Int
+    var cells: [MonthRegion]
+    /// Days of each month inside the run.
+    var daysInRun: [Int]
+    /// Analytics Service requests per hour from the start: token requests, uploads, of which from attacks.
+    var tokenRequestsPerHour: [Int]
+    var uploadRequestsPerHour: [Int]
+    var attackRequestsPerHour: [Int]
+    var requestsBySource = [Int](repeating: 0, count: RequestSource.allCases.count)
+    var acceptedBySource = [Int](repeating: 0, count: RequestSource.allCases.count)
+    var acceptedBySourceMonth: [[Int]]
+    /// Authorised tokens per (device, month) and per source.
+    var authorisations: [Int64: Int] = [:]
+    var authorisationsBySource = [Int](repeating: 0, count: RequestSource.allCases.count)
+
+    var skippedNoToken = 0
+    var skippedQuietPeriod = 0
+    var deviceCheckTimeouts = 0
+    var invalidDeviceTokens = 0
+    var rejectedSameMonth = 0
+    var blacklistings = 0
+    var rejectedInvalidToken = 0
+    var rejectedTokenCap = 0
+    var rejectedSaltSeen = 0
+    var rejectedStaleAttestation = 0
+    var rejectedAttestation = 0
+    var attestationFailedAtPhone = 0
+
+    init(start: SimTime, end: SimTime, regions: Int) {
+        self.start = start
+        self.regions = regions
+        var ms: [YearMonth] = []
+        var days: [Int] = []
+        var m = YearMonth(containing: start)
+        while m.start < end {
+            ms.append(m)
+            let from = max(m.start, start), to = min(m.next.start, end)
+            days.append(Int((to - from) / SimDuration.day))
+            m = m.next
+        }
+        months = ms
+        daysInRun = days
+        cells = Array(repeating: MonthRegion(), count: ms.count * regions)
+        let hours = Int((end - start) / SimDuration.hour)
+        tokenRequestsPerHour = Array(repeating: 0, count: hours)
+        uploadRequestsPerHour = tokenRequestsPerHour
+        attackRequestsPerHour = tokenRequestsPerHour
+        acceptedBySourceMonth = Array(repeating: Array(repeating: 0, count: ms.count), count: RequestSource.allCases.count)
+    }
+
+    func monthIndex(_ t: SimTime) -> Int {
+        let m = YearMonth(containing: t), first = months[0]
+        return (m.year - first.year) * 12 + (m.month - first.month)
+    }
+
+    subscript(month: Int, region: Int) -> MonthRegion {
+        get { cells[month * regions + region] }
+        set { cells[month * regions + region] = newValue }
+    }
+
+    mutating func recordDetection(phone: Int, region: Int, at t: SimTime, bluetoothOn: Bool, notified: Bool, state: inout PhoneState) {
+        let m = monthIndex(t)
+        let day = SimClock.dayNumber(t)
+        if state.lastWorkingDay != day {
+            state.lastWorkingDay = day
+            self[m, region].workingPhoneDays += 1
+            if !bluetoothOn { self[m, region].bluetoothOffPhoneDays += 1 }
+        }
+        if notified, state.lastNotifiedMonth != months[m] {
+            state.lastNotifiedMonth = months[m]
+            self[m, region].notifiedPhones += 1
+        }
+    }
+
+    mutating func countRequest(at t: SimTime, source: RequestSource, token: Bool) {
+        requestsBySource[source.rawValue] += 1
+        let h = Int((t - start) / SimDuration.hour)
+        guard tokenRequestsPerHour.indices.contains(h) else { return }
+        if token { tokenRequestsPerHour[h] += 1 } else { uploadRequestsPerHour[h] += 1 }
+        if source != .legitimate { attackRequestsPerHour[h] += 1 }
+    }
+
+    mutating func recordUpload(_ info: OperationalInfo, source: RequestSource, at t: SimTime) {
+        let m = monthIndex(t)
+        acceptedBySource[source.rawValue] += 1
+        acceptedBySourceMonth[source.rawValue][m] += 1
+        var c = self[m, info.region]
+        if info.exposureNotification {
+            c.uploadsWith += 1
+        } else {
+            c.uploadsWithout += 1
+            if !info.bluetoothActive { c.uploadsWithoutBluetoothOff += 1 }
+        }
+        if info.os == .iOS { c.uploadsIOS += 1 } else { c.uploadsAndroid += 1 }
+        if source != .legitimate { c.polluted += 1 }
+        self[m, info.region] = c
+    }
+
+    mutating func recordAuthorisation(device: Int, month: YearMonth, source: RequestSource) {
+        authorisations[Int64(source.rawValue) << 56 | Int64(device) << 20 | Int64(month.year * 12 + month.month), default: 0] += 1
+        authorisationsBySource[source.rawValue] += 1
+    }
+
+    /// Largest number of tokens authorised for one device in one month (optionally for one source).
+    func maxAuthorisationsPerDeviceMonth(_ source: RequestSource? = nil) -> Int {
+        authorisations.filter { source == nil || $0.key >> 56 == source!.rawValue }.values.max() ?? 0
+    }
+
+    /// (device, month) pairs with more than one authorised token.
+    func doubleAuthorisations(_ source: RequestSource? = nil) -> Int {
+        authorisations.filter { (source == nil || $0.key >> 56 == source!.rawValue) && $0.value > 1 }.count
+    }
+}

@@ -1,0 +1,203 @@
+import EventEngine
+import GSL
+
+/// Estimates per month and region from the accepted uploads, compared with the ground truth,
+/// and the load on the Analytics Service.
+///
+/// - Working apps: uploads without exposure ÷ p_OWOE, against the mean number of phones that
+///   ran a detection on a day of that month (each phone's window is a uniformly drawn day).
+/// - Notified users: uploads with exposure ÷ p_OWE, against the phones notified in the month.
+/// - Bluetooth off: share of uploads without exposure reporting Bluetooth off, against the share
+///   of working phone-days with Bluetooth off.
+/// Each estimate's 95% interval is Clopper–Pearson on (uploads, true count) scaled by 1/p: the
+/// spread that sampling alone gives an estimate of that truth.
+struct AnalyticsReport {
+    let model: AnalyticsModel
+    var ledger: AnalyticsLedger { model.ledger }
+    var p: AnalyticsParameters { model.parameters }
+
+    struct Estimate {
+        var truth: Double
+        var estimate: Double
+        var lower: Double
+        var upper: Double
+        var relativeError: Double { truth > 0 ? estimate / truth - 1 : 0 }
+    }
+
+    static func count(_ uploads: Int, rate: Double, truth: Double) -> Estimate {
+        let n = Int(truth.rounded())
+        let estimate = Double(uploads) / rate
+        guard n > 0 else { return Estimate(truth: truth, estimate: estimate, lower: estimate, upper: estimate) }
+        let ci = Proportion.clopperPearson(successes: min(uploads, n), trials: n)
+        return Estimate(truth: truth, estimate: estimate, lower: ci.lower * truth / rate, upper: ci.upper * truth / rate)
+    }
+
+    static func share(_ x: Int, of n: Int, truth: Double) -> Estimate {
+        guard n > 0 else { return Estimate(truth: truth, estimate: 0, lower: 0, upper: 1) }
+        let ci = Proportion.clopperPearson(successes: x, trials: n)
+        return Estimate(truth: truth, estimate: ci.estimate, lower: ci.lower, upper: ci.upper)
+    }
+
+    /// All regions of a month summed, or one region.
+    func cell(month: Int, region: Int?) -> AnalyticsLedger.MonthRegion {
+        guard let region else {
+            return (0..<ledger.regions).reduce(into: AnalyticsLedger.MonthRegion()) { acc, r in
+                let c = ledger[month, r]
+                acc.workingPhoneDays += c.workingPhoneDays
+                acc.bluetoothOffPhoneDays += c.bluetoothOffPhoneDays
+                acc.notifiedPhones += c.notifiedPhones
+                acc.uploadsWithout += c.uploadsWithout
+                acc.uploadsWithoutBluetoothOff += c.uploadsWithoutBluetoothOff
+                acc.uploadsWith += c.uploadsWith
+                acc.uploadsIOS += c.uploadsIOS
+                acc.uploadsAndroid += c.uploadsAndroid
+                acc.polluted += c.polluted
+            }
+        }
+        return ledger[month, region]
+    }
+
+    func estimates(month: Int, region: Int?) -> (working: Estimate, notified: Estimate, bluetoothOff: Estimate) {
+        let c = cell(month: month, region: region)
+        let days = Double(max(1, ledger.daysInRun[month]))
+        let working = Self.count(c.uploadsWithout, rate: p.pWithoutExposure, truth: Double(c.workingPhoneDays) / days)
+        let notified = Self.count(c.uploadsWith, rate: p.pWithExposure, truth: Double(c.notifiedPhones))
+        let btTruth = c.workingPhoneDays > 0 ? Double(c.bluetoothOffPhoneDays) / Double(c.workingPhoneDays) : 0
+        return (working, notified, Self.share(c.uploadsWithoutBluetoothOff, of: c.uploadsWithout, truth: btTruth))
+    }
+
+    static let monthlyColumns = [
+        "month", "days_in_run", "region",
+        "working_apps_truth", "working_apps_estimate", "working_apps_ci_lower", "working_apps_ci_upper", "working_apps_relative_error",
+        "notified_truth", "notified_estimate", "notified_ci_lower", "notified_ci_upper",
+        "bluetooth_off_truth", "bluetooth_off_estimate", "bluetooth_off_ci_lower", "bluetooth_off_ci_upper",
+        "uploads_without_exposure", "uploads_with_exposure", "uploads_ios", "uploads_android", "uploads_from_attacks",
+    ]
+
+    /// monthly.csv: one row per month and region, then the national row ("all").
+    func monthlyTable() -> ResultTable {
+        var table = ResultTable(columns: Self.monthlyColumns)
+        let names = ItalianRegions.all.count == ledger.regions ? ItalianRegions.all.map(\.key) : (0..<ledger.regions).map { "region_\($0)" }
+        for m in ledger.months.indices {
+            for region in Array(0..<ledger.regions).map(Optional.some) + [nil] {
+                let c = cell(month: m, region: region)
+                let e = estimates(month: m, region: region)
+                table.append([.text(ledger.months[m].description), .integer(Int64(ledger.daysInRun[m])), .text(region.map { names[$0] } ?? "all"),
+                              .number(e.working.truth), .number(e.working.estimate), .number(e.working.lower), .number(e.working.upper),
+                              .number(e.working.relativeError),
+                              .number(e.notified.truth), .number(e.notified.estimate), .number(e.notified.lower), .number(e.notified.upper),
+                              .number(e.bluetoothOff.truth), .number(e.bluetoothOff.estimate), .number(e.bluetoothOff.lower),
+                              .number(e.bluetoothOff.upper),
+                              .integer(Int64(c.uploadsWithout)), .integer(Int64(c.uploadsWith)), .integer(Int64(c.uploadsIOS)),
+                              .integer(Int64(c.uploadsAndroid)), .integer(Int64(c.polluted))])
+            }
+        }
+        return table
+    }
+
+    /// analytics_hourly.csv: Analytics Service requests per hour.
+    func hourlyTable() -> ResultTable {
+        var table = ResultTable(columns: ["hour", "time_utc", "day_of_month", "token_requests", "uploads", "attack_requests"])
+        for h in ledger.tokenRequestsPerHour.indices {
+            let t = ledger.start + Int64(h) * SimDuration.hour
+            table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(Int64(CivilDate(containing: t).day)),
+                          .integer(Int64(ledger.tokenRequestsPerHour[h])), .integer(Int64(ledger.uploadRequestsPerHour[h])),
+                          .integer(Int64(ledger.attackRequestsPerHour[h]))])
+        }
+        return table
+    }
+
+    var legitimateDevicesBlacklisted: Int {
+        model.profiles.indices.filter { model.profiles[$0].os == .iOS && model.deviceCheck.bits(of: $0).isBlacklisted }.count
+    }
+
+    /// Requests per hour: mean and peak; and, after the first day (installs), the requests on
+    /// 1sts of months relative to an average day (1 = no spike).
+    var load: (total: Int, meanPerHour: Double, peakPerHour: Int, firstOfMonthRatio: Double) {
+        let perHour = zip(ledger.tokenRequestsPerHour, ledger.uploadRequestsPerHour).map { $0 + $1 }
+        let total = perHour.reduce(0, +)
+        var onFirst = 0, firsts = 0, later = 0
+        for (h, n) in perHour.enumerated() where h >= 24 {
+            later += n
+            let date = CivilDate(containing: ledger.start + Int64(h) * SimDuration.hour)
+            if date.day == 1 { onFirst += n; if h % 24 == 0 { firsts += 1 } }
+        }
+        let laterDays = Double(perHour.count / 24 - 1)
+        let ratio = firsts > 0 && later > 0 ? (Double(onFirst) / Double(firsts)) / (Double(later) / laterDays) : 0
+        return (total, perHour.isEmpty ? 0 : Double(total) / Double(perHour.count), perHour.max() ?? 0, ratio)
+    }
+
+    func summary() -> ReportValue {
+        let months = ledger.months.indices.map { m -> ReportValue in
+            let e = estimates(month: m, region: nil)
+            return .object([
+                ("month", .text(ledger.months[m].description)),
+                ("days_in_run", .integer(Int64(ledger.daysInRun[m]))),
+                ("working_apps", Self.report(e.working)),
+                ("notified_users", Self.report(e.notified)),
+                ("bluetooth_off_share", Self.report(e.bluetoothOff)),
+            ])
+        }
+        let l = load
+        return .object([
+            ("p_owe", .number(p.pWithExposure)),
+            ("p_owoe", .number(p.pWithoutExposure)),
+            ("phones", .integer(Int64(model.profiles.count))),
+            ("months", .array(months)),
+            ("requests", .integer(Int64(l.total))),
+            ("requests_per_hour_mean", .number(l.meanPerHour)),
+            ("requests_per_hour_peak", .integer(Int64(l.peakPerHour))),
+            ("requests_on_first_of_month_vs_average_day", .number(l.firstOfMonthRatio)),
+            ("ios", .object([
+                ("tokens_authorised", .integer(Int64(ledger.authorisationsBySource.reduce(0, +)))),
+                ("max_tokens_per_device_month", .integer(Int64(ledger.maxAuthorisationsPerDeviceMonth()))),
+                ("double_authorisations", .integer(Int64(ledger.doubleAuthorisations()))),
+                ("rejected_already_used_this_month", .integer(Int64(ledger.rejectedSameMonth))),
+                ("blacklistings", .integer(Int64(ledger.blacklistings))),
+                ("device_check_timeouts", .integer(Int64(ledger.deviceCheckTimeouts))),
+                ("invalid_device_tokens", .integer(Int64(ledger.invalidDeviceTokens))),
+                ("uploads_rejected_invalid_token", .integer(Int64(ledger.rejectedInvalidToken))),
+                ("uploads_rejected_token_cap", .integer(Int64(ledger.rejectedTokenCap))),
+                ("uploads_skipped_without_valid_token", .integer(Int64(ledger.skippedNoToken))),
+            ])),
+            ("android", .object([
+                ("uploads_skipped_first_24h", .integer(Int64(ledger.skippedQuietPeriod))),
+                ("attestation_failed_on_phone", .integer(Int64(ledger.attestationFailedAtPhone))),
+                ("rejected_salt_seen", .integer(Int64(ledger.rejectedSaltSeen))),
+                ("rejected_stale_attestation", .integer(Int64(ledger.rejectedStaleAttestation))),
+                ("rejected_failed_attestation", .integer(Int64(ledger.rejectedAttestation))),
+            ])),
+            ("attacks", attacksReport()),
+            ("events", .integer(Int64(model.eventsProcessed))),
+        ])
+    }
+
+    /// Per attack: requests sent, uploads accepted, share of the data polluted (worst month), devices blacklisted.
+    func attacksReport() -> ReportValue {
+        let totalByMonth = ledger.months.indices.map { m in RequestSource.allCases.reduce(0) { $0 + ledger.acceptedBySourceMonth[$1.rawValue][m] } }
+        let blacklisted = legitimateDevicesBlacklisted
+        return .object(RequestSource.allCases.dropFirst().map { source in
+            let s = source.rawValue
+            let worst = ledger.months.indices.map { m in
+                totalByMonth[m] > 0 ? Double(ledger.acceptedBySourceMonth[s][m]) / Double(totalByMonth[m]) : 0
+            }.max() ?? 0
+            var entries: [(String, ReportValue)] = [
+                ("requests_sent", .integer(Int64(ledger.requestsBySource[s]))),
+                ("uploads_accepted", .integer(Int64(ledger.acceptedBySource[s]))),
+                ("share_of_month_data_polluted", .number(worst)),
+                ("legitimate_devices_blacklisted", .integer(Int64(source == .iOSReplay ? blacklisted : 0))),
+            ]
+            if source == .iOSTokenFarm || source == .iOSRace {
+                entries += [("tokens_authorised", .integer(Int64(ledger.authorisationsBySource[s]))),
+                            ("max_tokens_per_device_month", .integer(Int64(ledger.maxAuthorisationsPerDeviceMonth(source)))),
+                            ("double_authorisations", .integer(Int64(ledger.doubleAuthorisations(source))))]
+            }
+            return (source.name, .object(entries))
+        })
+    }
+
+    static func report(_ e: Estimate) -> ReportValue {
+        .object([("truth", .number(e.truth)), ("estimate", .number(e.estimate)), ("ci_lower", .number(e.lower)),
+                 ("ci_upper", .number(e.upper)), ("relative_error", .number(e.relativeError))])
+    }
+}

@@ -1,0 +1,30 @@
+import Crypto
+import EventEngine
+
+/// What a phone uploads to the Analytics Service (seed: "Operational Info"), plus the
+/// province (here: region) of domicile. Fields are integers as in Immuni's API, so the
+/// payload size does not reveal whether the user was notified.
+struct OperationalInfo: Equatable {
+    var os: OperatingSystem
+    var region: Int
+    var exposurePermission: Bool
+    var bluetoothActive: Bool
+    var notificationPermission: Bool
+    var exposureNotification: Bool
+    /// Day number (days since 1970-01-01) of the last risky exposure, if any.
+    var lastRiskyExposureDay: Int64?
+
+    /// Canonical encoding hashed into the SafetyNet nonce.
+    var encoded: [UInt8] {
+        let date = lastRiskyExposureDay.map { CivilCalendar.isoDateString($0 * SimDuration.day) } ?? ""
+        let text = "{\"platform\":\"\(os.name)\",\"province\":\(region),\"exposure_permission\":\(exposurePermission ? 1 : 0),"
+            + "\"bluetooth_active\":\(bluetoothActive ? 1 : 0),\"notification_permission\":\(notificationPermission ? 1 : 0),"
+            + "\"exposure_notification\":\(exposureNotification ? 1 : 0),\"last_risky_exposure_on\":\"\(date)\"}"
+        return Array(text.utf8)
+    }
+
+    /// SHA-256 of the info with the salt appended: the nonce given to the SafetyNet Attestation API.
+    func nonce(salt: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: encoded + salt))
+    }
+}
