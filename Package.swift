@@ -44,7 +44,7 @@ let package = Package(
         ]),
 
         // Layer 4: the simulation.
-        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN"]),
+        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN", "P6"]),
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [
@@ -59,7 +59,7 @@ let package = Package(
 
         // Layer 6: the command-line tool.
         .executableTarget(name: "ensim", dependencies: [
-            "Scenario", "Reporting", "Simulation", "GAEN", "EventEngine", "GSL",
+            "Scenario", "Reporting", "Simulation", "GAEN", "P6", "EventEngine", "GSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
