@@ -59,6 +59,7 @@ public struct P6CollisionResult: Sendable, Equatable {
 
 /// Wall-clock split of a study (not part of the result, which is deterministic).
 public struct P6CollisionTimings: Sendable {
+    public init() {}
     public var disclosedCodesSeconds = 0.0
     public var indexSeconds = 0.0
     public var receiversSeconds = 0.0
