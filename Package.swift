@@ -44,7 +44,7 @@ let package = Package(
         ]),
 
         // Layer 4: the simulation.
-        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN",
+        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN", "P6",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
 
         // Layer 5: scenario files and results.
@@ -60,7 +60,7 @@ let package = Package(
 
         // Layer 6: the command-line tool.
         .executableTarget(name: "ensim", dependencies: [
-            "Scenario", "Reporting", "Simulation", "GAEN", "EventEngine", "GSL",
+            "Scenario", "Reporting", "Simulation", "GAEN", "P6", "EventEngine", "GSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -58,14 +58,17 @@ public enum P6Matcher {
         return cluster(matched, epoch: epoch, window: window, threshold: threshold)
     }
 
-    /// Groups matched slices (sorted, distinct slice indices) into full matches and singles.
-    static func cluster(_ m: [P6SliceMatch], epoch: P6Epoch, window: Int, threshold: Int) -> P6MatchResult {
-        var clusters: [Range<Int>] = []  // index ranges into m
+    /// Full-match clusters among matched slice indices (ascending, distinct): index ranges
+    /// into `slices`, each a maximal union of overlapping windows of `window` consecutive
+    /// slices holding at least `threshold` matched slices. Shared by Tx, Rx and collision matching.
+    public static func clusters(slices: [Int], window: Int = defaultWindow, threshold: Int = defaultThreshold) -> [Range<Int>] {
+        precondition(window >= 1 && threshold >= 1)
+        var clusters: [Range<Int>] = []
         var j = 0
-        for i in m.indices {
+        for i in slices.indices {
             // Any qualifying window can be shifted to start at its first matched slice.
             if j < i { j = i }
-            while j < m.count && m[j].sliceIndex <= m[i].sliceIndex + window - 1 { j += 1 }
+            while j < slices.count && slices[j] <= slices[i] + window - 1 { j += 1 }
             guard j - i >= threshold else { continue }
             if let last = clusters.last, last.upperBound > i {
                 clusters[clusters.count - 1] = last.lowerBound..<max(last.upperBound, j)
@@ -73,6 +76,12 @@ public enum P6Matcher {
                 clusters.append(i..<j)
             }
         }
+        return clusters
+    }
+
+    /// Groups matched slices (sorted, distinct slice indices) into full matches and singles.
+    static func cluster(_ m: [P6SliceMatch], epoch: P6Epoch, window: Int, threshold: Int) -> P6MatchResult {
+        let clusters = clusters(slices: m.map(\.sliceIndex), window: window, threshold: threshold)
         var inCluster = [Bool](repeating: false, count: m.count)
         let matches = clusters.map { r -> P6ProximityMatch in
             for k in r { inCluster[k] = true }

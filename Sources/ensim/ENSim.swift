@@ -12,9 +12,11 @@ struct ENSim: ParsableCommand {
           ensim validate Scenarios/*.yaml                  check scenario files without running them
           ensim scenario reference                         every scenario key, its type, unit, default and range
           ensim bench engine --json                        event-engine benchmark
+          ensim p6 collisions                              P6 false-match study (seed setup)
         """,
         version: ENSimVersion.string,
-        subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self, RadioCommand.self, RegressCommand.self]
+        subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,
+                      RadioCommand.self, RegressCommand.self, P6Command.self]
     )
 }
 
