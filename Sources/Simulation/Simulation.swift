@@ -41,6 +41,14 @@ public final class Simulation {
     private var totalScans: Int64 = 0
     /// Health system and backend; built at the start of `run()` (it may read the cases CSV).
     private(set) var pipeline: KeySubmissionPipeline!
+    /// Downloads of the published packages by every client (built in `run()`).
+    private(set) var distribution: DistributionModel!
+    /// Exposure detection on the app phones after each day's downloads (built in `run()`).
+    private(set) var detection: ExposureDetection!
+    /// Every package published so far, in publication order.
+    public private(set) var publishedPackages: [PublishedPackage] = []
+    /// Close contacts of every day of the run: detection's ground truth outlives `groundTruth`'s window.
+    private(set) var closeContactHistory: [GroundTruthDay] = []
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     static let groundTruthRetentionDays = 21
@@ -70,7 +78,12 @@ public final class Simulation {
 
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
         try makePipeline()
-        var daily = ResultTable(columns: DayCounters.columns + ["index_cases"] + KeySubmissionPipeline.columns)
+        distribution = DistributionModel(parameters: config.distribution, flavor: config.backend.flavor.distributionFlavor,
+                                         seed: config.seed, start: config.start,
+                                         contactPhoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
+        detection = makeExposureDetection(config.detection)
+        var daily = ResultTable(columns: DayCounters.columns + ["index_cases"] + KeySubmissionPipeline.columns
+                                + ["package_downloads", "phones_notified"])
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
         engine.scheduleRecurring(.hour, first: config.start, every: SimDuration.hour, priority: 1)
         for dayIndex in 0..<config.days {
@@ -78,21 +91,32 @@ public final class Simulation {
             let eventsBefore = engine.processedCount
             day = DayCounters()
             try engine.run(until: dayStart + SimDuration.day) { event in try handle(event) }
-            // ── Distribution and detection hook ──────────────────────────────────────────────
-            // Here the day's engine run is over: `positiveCases` holds every result so far and
-            // `takeNewPackages()` returns the packages published during the day (publication
-            // order), ready for distribution (downloads) and detection on the phones.
-            // ─────────────────────────────────────────────────────────────────────────────────
+            // The day's packages reach the CDN; clients fetch what is new at their check times
+            // and each phone runs detection on what it fetched (against encounters heard before).
+            let fresh = takeNewPackages()
+            publishedPackages += fresh
+            distribution.publish(fresh)
+            let downloads = distribution.advance(until: dayStart + SimDuration.day)
+            try detection.process(dayIndex: dayIndex, downloads: downloads, packages: publishedPackages, encounters: encounters)
             day.events = Int64(engine.processedCount - eventsBefore)
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
-                         + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex))
+                         + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex)
+                         + [.integer(Int64(downloads.count)), .integer(Int64(detection.notifications.count))])
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: fleet.count, contacts: totalContacts, scanInstances: totalScans))
         }
         var files = [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
         files += pipeline.publisher.exports
-        let results = SimulationResults(summary: summary(), daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
-                                        tables: [NamedTable("packages.csv", pipeline.packageTable())], files: files)
+        let delivered = distribution.results()
+        let detected = detection.finish(groundTruth: closeContactHistory, cases: positiveCases)
+        var summary = summary()
+        if case .object(var entries) = summary {
+            entries += [("distribution", delivered.summary), ("detection", detected.summary)]
+            summary = .object(entries)
+        }
+        let results = SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
+                                        tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables,
+                                        files: files)
         return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
     }
 
@@ -139,6 +163,7 @@ public final class Simulation {
         day.bluetoothOff = Int64(counts.bluetoothOff)
         day.uninstalled = Int64(counts.uninstalled)
         groundTruth.append(contacts.groundTruth)
+        closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
         if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
 
         let stored = EncounterDay(dayIndex: dayIndex, phones: fleet.count, batch: contacts.encounters)

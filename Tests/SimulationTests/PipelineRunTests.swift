@@ -36,7 +36,8 @@ import Testing
 
         // Packages: every key comes from an index case of the population or the rest of the country (−1);
         // dummy uploads never reach a package.
-        let packages = sim.takeNewPackages()
+        // run() hands each day's packages to distribution: nothing is left to take.
+        let packages = sim.publishedPackages
         #expect(sim.takeNewPackages().isEmpty)
         let casePeople = Set(sim.positiveCases.map(\.person))
         for p in packages { for k in p.keys { #expect(k.uploader == -1 || casePeople.contains(k.uploader)) } }

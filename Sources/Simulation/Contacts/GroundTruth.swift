@@ -37,6 +37,21 @@ public struct GroundTruthDay: Sendable {
         secondsTotal = total
     }
 
+    private init(dayIndex: Int, pairs: [UInt64], secondsWithin: [Int32], secondsTotal: [Int32], closeContactSeconds: Int32) {
+        self.dayIndex = dayIndex
+        self.pairs = pairs
+        self.secondsWithin = secondsWithin
+        self.secondsTotal = secondsTotal
+        self.closeContactSeconds = closeContactSeconds
+    }
+
+    /// The same day restricted to its close contacts (what accuracy scoring needs, a fraction of the size).
+    public func closeContactsOnly() -> GroundTruthDay {
+        let keep = secondsWithin.indices.filter { secondsWithin[$0] >= closeContactSeconds }
+        return GroundTruthDay(dayIndex: dayIndex, pairs: keep.map { pairs[$0] }, secondsWithin: keep.map { secondsWithin[$0] },
+                              secondsTotal: keep.map { secondsTotal[$0] }, closeContactSeconds: closeContactSeconds)
+    }
+
     static func key(_ a: Int32, _ b: Int32) -> UInt64 {
         let (lo, hi) = a < b ? (a, b) : (b, a)
         return UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))

@@ -48,10 +48,11 @@ public enum Matcher {
                         checked += 1
                         guard let hit = index.lookup(day.identifiers[e]) else { continue }
                         let packages = index.packagesOfKey[hit.key]
-                        // The phone must hold a package with the key (the earliest download counts).
-                        guard let first = got.first(where: { d in packages.contains(d.package) }) else { continue }
                         let scans = day.scans(of: e)
                         let heardAt = midnight + Int64(scans.first!.secondOfDay)
+                        // The phone must hold a package with the key, fetched after it heard the
+                        // encounter (the earliest such download is the detection).
+                        guard let first = got.first(where: { d in d.at > heardAt && packages.contains(d.package) }) else { continue }
                         let tek = index.keys[hit.key].key.temporaryExposureKey
                         let heardInterval = heardAt / ENIntervalNumber.secondsPerInterval
                         let validFrom = Int64(tek.rollingStartIntervalNumber.rawValue) - clockDriftIntervals
