@@ -39,11 +39,10 @@ struct RegressCommand: ParsableCommand {
         abstract: "Compare false-positive and false-negative rates with a baseline (exit 1 on a significant regression).",
         discussion: """
         SCENARIO_OR_RUN_FOLDER is a finished run folder (its summary.json `detection` block) or a
-        scenario file, which is run first. While a scenario's run has no detection block (health and
-        backend not wired), index cases are drawn directly: each app user with --index-share, all keys
-        published at the end and downloaded by every phone.
-        Rates are compared with a one-sided two-proportion z-test (GSL); a rate significantly higher
-        than the baseline at --alpha is a regression.
+        scenario file, which is run first (the whole chain: tests, uploads, packages, downloads,
+        detection). Rates are compared with a one-sided two-proportion z-test (GSL); a rate
+        significantly higher than the baseline at --alpha is a regression, and so is a rate the
+        baseline has but the run cannot measure (no notifications, no close contacts).
 
         Examples:
           ensim regress Scenarios/regress.yaml --baseline Results/baselines/cwa-v2.json
@@ -63,15 +62,11 @@ struct RegressCommand: ParsableCommand {
     @Flag(help: "Write the current figures as the new baseline and exit 0.")
     var update = false
 
-    @Option(help: "Share of app users made index cases when the run has no detection block.")
-    var indexShare = DetectionStudy.defaultIndexShare
-
     @Option(help: "Worker threads (default: all cores). Results do not depend on it.")
     var threads: Int?
 
     func validate() throws {
         if !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1, got \(alpha)") }
-        if !(indexShare > 0 && indexShare <= 1) { throw ValidationError("--index-share must be in (0, 1], got \(indexShare)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
@@ -97,7 +92,7 @@ struct RegressCommand: ParsableCommand {
         if base.preset != preset { Console.error("warning: baseline preset \(base.preset), now \(preset)") }
         let rows = DetectionRegression.compare(baseline: base.counts, now: counts, alpha: alpha)
         print(Self.table(rows, alpha: alpha), terminator: "")
-        if rows.contains(where: { $0.verdict == .regression }) { throw ExitCode(1) }
+        if rows.contains(where: { $0.verdict == .regression || ($0.verdict == .noData && $0.baseline.n > 0) }) { throw ExitCode(1) }
     }
 
     static func table(_ rows: [RateComparison], alpha: Double) -> String {
@@ -135,13 +130,10 @@ struct RegressCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let config = SimulationConfig(scenario: loaded.resolved, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
-        let simulation = Simulation(config: config)
-        let results = try simulation.run()
-        if let block = results.summary["detection"], let counts = DetectionCounts(summary: block) {
-            return (counts, config.detection.preset.rawValue)
+        let results = try Simulation(config: config).run()
+        guard let block = results.summary["detection"], let counts = DetectionCounts(summary: block) else {
+            fatalError("every run reports a detection block")
         }
-        let report = try DetectionStudy(indexShare: indexShare, seed: config.seed)
-            .run(simulation.detectionWorld, parameters: config.detection, threads: config.threads)
-        return (DetectionCounts(summary: report.summary)!, config.detection.preset.rawValue)
+        return (counts, config.detection.preset.rawValue)
     }
 }
