@@ -6,20 +6,11 @@ p_OWOE sweep (traffic vs estimate error) when sweep.csv exists.
 
 Usage: python3 plot-scripts/plot_analytics.py Results/immuni-analytics/<run-id>
 """
-import csv
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from runfolder import plt, read
 
 
 def main(argv):

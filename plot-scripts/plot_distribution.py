@@ -9,10 +9,7 @@ import csv
 import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from runfolder import plt, read
 
 
 def read(path):

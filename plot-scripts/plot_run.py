@@ -3,19 +3,10 @@
 
 Usage: python3 plot-scripts/plot_run.py Results/default/<run-id>
 """
-import csv
 import sys
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from runfolder import plt, read
 
 
 def main(argv):
