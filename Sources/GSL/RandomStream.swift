@@ -47,12 +47,20 @@ public final class RandomStream {
         seedState(key)
     }
 
+    /// Re-seeds for `family`'s stream `index` (as `reseed(StreamKey(seed:stream:index:))` but
+    /// without hashing the name again); `key` is left unchanged (use the other form if you need it).
+    public func reseed(_ family: StreamFamily, index: UInt64) {
+        seedState(digest: family.digest(index))
+    }
+
     /// `gsl_rng_set` takes only 32 bits of seed, so millions of entity streams would
     /// collide. Fill the generator state from the 64-bit key digest instead.
-    private func seedState(_ key: StreamKey) {
+    private func seedState(_ key: StreamKey) { seedState(digest: key.digest) }
+
+    private func seedState(digest: UInt64) {
         switch generator {
-        case .mt19937: seedMT(key.digest)
-        case .taus2: seedTaus(key.digest)
+        case .mt19937: seedMT(digest)
+        case .taus2: seedTaus(digest)
         }
     }
 
@@ -81,10 +89,13 @@ public final class RandomStream {
         }
         let words = state.bindMemory(to: UInt.self, capacity: 3)
         var expander = digest
-        for (i, minimum) in [UInt(2), 8, 16].enumerated() {
+        func word(_ minimum: UInt) -> UInt {
             let w = UInt(SeedMixer.next(&expander) & 0xffff_ffff)
-            words[i] = w < minimum ? w + minimum : w
+            return w < minimum ? w + minimum : w
         }
+        words[0] = word(2)
+        words[1] = word(8)
+        words[2] = word(16)
         for _ in 0..<6 { _ = gsl_rng_get(rng) }
     }
 

@@ -93,7 +93,7 @@ struct DistributionBenchmark: ParsableCommand {
             "state_bytes_per_client": DistributionModel.bytesPerClient,
             "peak_rss_bytes": PeakMemory.residentBytes,
             "peak_rss_bytes_per_client": Double(PeakMemory.residentBytes) / Double(clients),
-            "queue": "CalendarQueue (1 s buckets, 2^14 s ring) per shard",
+            "queue": "none: each shard simulates its clients one after another (clients never interact)",
             "summary": s.jsonObject,
         ], options: output)
     }

@@ -1,8 +1,10 @@
 import EventEngine
 import GSL
 
-/// What one client remembers between checks: 16 bytes.
+/// What one client remembers between checks: 24 bytes.
 struct ClientState {
+    /// When its next check (or retry, or deferred check) happens.
+    var nextEvent: SimTime = 0
     /// Every package with sequence ≤ watermark has been handled (downloaded or superseded).
     var watermark: Int32 = -1
     /// Checks so far; names the random stream of the next one.
@@ -20,20 +22,22 @@ struct ClientState {
 }
 
 /// Settings every shard reads.
-struct DistributionContext: @unchecked Sendable {
+struct DistributionContext: Sendable {
     let parameters: DistributionParameters
     let flavor: DistributionFlavor
     let seed: UInt64
     let start: SimTime
     let contactPhones: Int
-    let catalog: PackageCatalog
+    /// The packages published so far (refreshed by the model before each advance).
+    var catalog: PackageCatalog
     /// Clients whose index is a multiple of this are in the bytes-per-client-day sample.
     let sampleStride: Int
 
     static let checkStream = "distribution.check"
+    var checkFamily: StreamFamily { StreamFamily(seed: seed, stream: Self.checkStream) }
 }
 
-/// A contiguous range of clients with its own event queue, random stream and counters.
+/// A contiguous range of clients with its own random stream and counters.
 /// One thread at a time; clients never interact, so shard boundaries cannot change results.
 /// A class holding a struct: the hot loop runs in the struct's mutating methods, where Swift
 /// checks exclusive access statically (class properties pay a dynamic check per access,
@@ -51,11 +55,10 @@ final class ClientShard: @unchecked Sendable {
 
 struct ClientShardCore {
     let lower: Int
-    let context: DistributionContext
+    var context: DistributionContext
     var clients: [ClientState]
-    var queue = CalendarQueue()
-    var nextSequence: UInt64 = 0
     let rng: RandomStream
+    let checkFamily: StreamFamily
     var counters = LoadCounters()
     /// Downloads by contact-population phones since the last `takeDownloads`.
     var downloads: [PackageDownload] = []
@@ -65,13 +68,14 @@ struct ClientShardCore {
     var forcedOffline: [Int: Range<SimTime>] = [:]
     /// Packages of the session being planned.
     private var plan: [Int] = []
-    /// Hour-index size cache: most sessions ask for today's index at the same `visible`.
-    private var hourIndexCache: (day: Int64, visible: Int, bytes: Int) = (.min, -1, 0)
+    /// Days whose hour index the session being planned reads.
+    private var hourDays: [Int64] = []
 
     init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
         lower = range.lowerBound
         self.context = context
         rng = RandomStream(seed: context.seed, stream: DistributionContext.checkStream, generator: .taus2)
+        checkFamily = context.checkFamily
         let stride = context.sampleStride
         firstSample = (range.lowerBound + stride - 1) / stride
         sampleCount = max(0, (range.upperBound + stride - 1) / stride - firstSample)
@@ -83,28 +87,23 @@ struct ClientShardCore {
             let ios = isIOS(c) ?? rng.bernoulli(p: p.iosShare)
             if ios { clients[local].flags |= ClientState.iOSFlag }
             // As if the previous check was scheduled before the start: uniform in the first interval.
-            let first = context.start + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
-            schedule(local, at: first)
+            clients[local].nextEvent = context.start + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
         }
     }
 
     @inline(__always)
     private mutating func reseed(client c: Int, check: UInt32) {
-        rng.reseed(StreamKey(seed: context.seed, stream: DistributionContext.checkStream,
-                             index: UInt64(c) << 32 | UInt64(check)))
+        rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(check))
     }
 
-    @inline(__always)
-    private mutating func schedule(_ local: Int, at t: SimTime) {
-        queue.insert(QueueEntry(time: t, priority: 0, sequence: nextSequence, slot: UInt32(truncatingIfNeeded: local)))
-        nextSequence &+= 1
-    }
-
-    /// Handles every client event before `end`.
+    /// Handles every client event before `end`, client by client. Clients never interact and
+    /// every counter is a sum, so this gives exactly what a time-ordered event queue would —
+    /// without one: state is read in order instead of at random, and nothing is queued.
     mutating func advance(until end: SimTime) {
-        while let top = queue.min, top.time < end {
-            _ = queue.removeMin()
-            handle(Int(top.slot), at: top.time)
+        for local in clients.indices {
+            var st = clients[local]
+            while st.nextEvent < end { handle(client: lower + local, state: &st) }
+            clients[local] = st
         }
     }
 
@@ -117,10 +116,10 @@ struct ClientShardCore {
         return boundary + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
     }
 
-    private mutating func handle(_ local: Int, at t: SimTime) {
+    /// One event of client `c` at `st.nextEvent`; sets the time of its next one.
+    private mutating func handle(client c: Int, state st: inout ClientState) {
         let p = context.parameters
-        var st = clients[local]
-        let c = lower + local
+        let t = st.nextEvent
         st.checkNumber &+= 1
         reseed(client: c, check: st.checkNumber)
         let elapsed = t - context.start
@@ -137,33 +136,27 @@ struct ClientShardCore {
         if offline {
             counters.add(.offlineChecks, 1, minute: minute)
             st.attempt = 0
-            clients[local] = st
-            schedule(local, at: nextRegularCheck(after: t))
+            st.nextEvent = nextRegularCheck(after: t)
             return
         }
         if st.attempt == 0 {
             let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
             if share > 0 && rng.bernoulli(p: share) {
                 counters.add(.deferredChecks, 1, minute: minute)
-                clients[local] = st
-                schedule(local, at: t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded())))
+                st.nextEvent = t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded()))
                 return
             }
         }
 
         let ok = session(client: c, state: &st, at: t, day: day, minute: minute)
-        if ok {
+        if ok || Int(st.attempt) >= p.retryMaxAttempts {
             st.attempt = 0
-            schedule(local, at: nextRegularCheck(after: t))
-        } else if Int(st.attempt) >= p.retryMaxAttempts {
-            st.attempt = 0
-            schedule(local, at: nextRegularCheck(after: t))
+            st.nextEvent = nextRegularCheck(after: t)
         } else {
             st.attempt += 1
             let base = p.retryBase(attempt: Int(st.attempt))
-            schedule(local, at: t + max(1, Int64(rng.uniform(base / 2, base).rounded())))
+            st.nextEvent = t + max(1, Int64(rng.uniform(base / 2, base).rounded()))
         }
-        clients[local] = st
     }
 
     /// One check session: index request(s), then every new package. All or nothing: keys reach
@@ -203,7 +196,7 @@ struct ClientShardCore {
                               status: anyNew ? nil : .notModified)
         case .cwa:
             // Missing whole days come as daily packages, the rest as hourly ones.
-            var hourDays: [Int64] = []
+            hourDays.removeAll(keepingCapacity: true)
             if anyNew {
                 for s in (w + 1)..<visible {
                     if catalog.isDaily[s] {
@@ -229,7 +222,7 @@ struct ClientShardCore {
                 }
             }
             for d in hourDays where !failed {
-                failed = !request(.indexRequests, body: hourIndexBytes(day: d, visible: visible))
+                failed = !request(.indexRequests, body: catalog.hourIndexBytes(day: d, visible: visible))
             }
         }
         if !failed {
@@ -261,12 +254,5 @@ struct ClientShardCore {
             }
         }
         return true
-    }
-
-    private mutating func hourIndexBytes(day d: Int64, visible: Int) -> Int {
-        if hourIndexCache.day == d && hourIndexCache.visible == visible { return hourIndexCache.bytes }
-        let b = context.catalog.hourIndexBytes(day: d, visible: visible)
-        hourIndexCache = (d, visible, b)
-        return b
     }
 }

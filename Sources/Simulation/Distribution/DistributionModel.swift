@@ -11,16 +11,15 @@ import GSL
 /// Clients `0..<contactPhones` are the contact population's app phones (same index as in
 /// `PhoneFleet`); the rest only download. Each client draws from its own per-check GSL stream
 /// (seed, "distribution.check", client << 32 | check number), and clients are split into
-/// shards, each with its own calendar queue: results are identical for any thread count.
+/// shards, each simulated client by client: results are identical for any thread count.
 public final class DistributionModel {
     public let parameters: DistributionParameters
     public let flavor: DistributionFlavor
     public let start: SimTime
     public let clientCount: Int
     public let contactPhones: Int
-    let catalog: PackageCatalog
+    private(set) var catalog = PackageCatalog()
     let shards: [ClientShard]
-    let context: DistributionContext
     public private(set) var now: SimTime
     public private(set) var published: [PublishedPackage] = []
 
@@ -35,13 +34,10 @@ public final class DistributionModel {
         now = start
         contactPhones = contactPhoneIsIOS.count
         clientCount = max(parameters.clients, contactPhoneIsIOS.count)
-        let catalogRef = PackageCatalog()
-        catalog = catalogRef
         let clients = max(parameters.clients, contactPhoneIsIOS.count)
         let stride = max(1, (clients + parameters.bytesSampleClients - 1) / max(1, parameters.bytesSampleClients))
         let ctx = DistributionContext(parameters: parameters, flavor: flavor, seed: seed, start: start,
-                                      contactPhones: contactPhoneIsIOS.count, catalog: catalogRef, sampleStride: stride)
-        context = ctx
+                                      contactPhones: contactPhoneIsIOS.count, catalog: PackageCatalog(), sampleStride: stride)
         let workers = max(1, min(threads, clients))
         let per = (clients + workers - 1) / max(1, workers)
         let ranges = (0..<workers).map { w in (w * per)..<min(clients, (w + 1) * per) }.filter { !$0.isEmpty }
@@ -70,6 +66,7 @@ public final class DistributionModel {
     public func advance(until end: SimTime) -> [PackageDownload] {
         precondition(end >= now, "advance(until:) before now")
         let all = shards
+        for s in all { s.core.context.catalog = catalog }
         forEachShard(count: all.count, threads: all.count) { range in
             for i in range { all[i].advance(until: end) }
         }
@@ -90,8 +87,8 @@ public final class DistributionModel {
         }
     }
 
-    /// Bytes of state per client: its record plus its one queued check.
-    public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride + MemoryLayout<QueueEntry>.stride }
+    /// Bytes of state per client (its record holds the time of its next event; there is no queue).
+    public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride }
 
     var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
 

@@ -1,23 +1,28 @@
 import EventEngine
 
 /// What the CDN serves: every published package by sequence, with the lookups clients need.
-/// Mutated only by `publish`, read concurrently by the client shards in between.
-final class PackageCatalog: @unchecked Sendable {
+/// A value: each shard reads its own copy (shared storage), so the hot loop's reads need no
+/// dynamic exclusivity checks as a class's properties would.
+struct PackageCatalog: Sendable {
     private(set) var publishedAt: [SimTime] = []
     private(set) var bytes: [Int] = []
     private(set) var isDaily: [Bool] = []
     /// UTC day number of the package's covered window.
     private(set) var day: [Int64] = []
-    private(set) var hourOfDay: [Int] = []
-    private var dailyByDay: [Int64: Int] = [:]
-    /// Sequence of the first hourly package of each day.
-    private var firstHourly: [Int64: Int] = [:]
+    /// By day since `firstDay` (arrays, not dictionaries: clients look these up every check):
+    /// the daily package's sequence and the first hourly package's sequence, -1 if none.
+    private var dailyByDay: [Int] = []
+    private var firstHourlyByDay: [Int] = []
+    /// Per day: its hourly packages' sequences, and the hour index's JSON size with the first k of them.
+    private var hourlySequencesByDay: [[Int]] = []
+    private var hourIndexSizesByDay: [[Int]] = []
+    private var firstDay: Int64 = 0
     /// dailyPrefix[v]: daily packages among sequences 0..<v.
     private var dailyPrefix: [Int] = [0]
 
     var count: Int { publishedAt.count }
 
-    func append(_ p: PublishedPackage) {
+    mutating func append(_ p: PublishedPackage) {
         precondition(p.sequence == count, "packages must be published in sequence order (expected \(count), got \(p.sequence))")
         precondition(publishedAt.last.map { $0 <= p.publishedAt } ?? true, "packages must be published in time order")
         let d = SimClock.dayNumber(p.covers.lowerBound)
@@ -25,12 +30,32 @@ final class PackageCatalog: @unchecked Sendable {
         bytes.append(p.bytes)
         isDaily.append(p.kind == .daily)
         day.append(d)
-        hourOfDay.append(SimClock.hourOfDay(p.covers.lowerBound))
         dailyPrefix.append(dailyPrefix[dailyPrefix.count - 1] + (p.kind == .daily ? 1 : 0))
-        if p.kind == .daily { dailyByDay[d] = p.sequence }
-        if p.kind != .daily {
-            if firstHourly[d] == nil { firstHourly[d] = p.sequence }
+        if count == 1 { firstDay = d }
+        precondition(d >= firstDay, "a package covers a day before the first package's")
+        let i = Int(d - firstDay)
+        if i >= dailyByDay.count {
+            dailyByDay.append(contentsOf: repeatElement(-1, count: i + 1 - dailyByDay.count))
+            firstHourlyByDay.append(contentsOf: repeatElement(-1, count: i + 1 - firstHourlyByDay.count))
+            hourlySequencesByDay.append(contentsOf: repeatElement([], count: i + 1 - hourlySequencesByDay.count))
+            hourIndexSizesByDay.append(contentsOf: repeatElement([2], count: i + 1 - hourIndexSizesByDay.count))
         }
+        if p.kind == .daily {
+            dailyByDay[i] = p.sequence
+        } else {
+            if firstHourlyByDay[i] < 0 { firstHourlyByDay[i] = p.sequence }
+            // `[0,1,…]`: brackets, the hours' digits, commas between them.
+            let n = hourlySequencesByDay[i].count
+            hourlySequencesByDay[i].append(p.sequence)
+            hourIndexSizesByDay[i].append(hourIndexSizesByDay[i][n] + (SimClock.hourOfDay(p.covers.lowerBound) < 10 ? 1 : 2) + (n > 0 ? 1 : 0))
+        }
+    }
+
+    /// Sequence of the first hourly package of day `d`, if any.
+    private func firstHourly(_ d: Int64) -> Int? {
+        let i = d - firstDay
+        guard i >= 0, i < Int64(firstHourlyByDay.count), firstHourlyByDay[Int(i)] >= 0 else { return nil }
+        return firstHourlyByDay[Int(i)]
     }
 
     /// Packages visible at `t` are sequences 0..<visibleCount(t).
@@ -44,25 +69,30 @@ final class PackageCatalog: @unchecked Sendable {
     }
 
     /// Sequence of the first hourly package of the daily package's day (Int.max if none).
-    func firstHourlyOfDay(ofPackage s: Int) -> Int { firstHourly[day[s]] ?? Int.max }
+    func firstHourlyOfDay(ofPackage s: Int) -> Int { firstHourly(day[s]) ?? Int.max }
 
-    func dailySequence(day d: Int64) -> Int? { dailyByDay[d] }
+    func dailySequence(day d: Int64) -> Int? {
+        let i = d - firstDay
+        guard i >= 0, i < Int64(dailyByDay.count), dailyByDay[Int(i)] >= 0 else { return nil }
+        return dailyByDay[Int(i)]
+    }
 
     /// Whether any hourly package of `d` is among the first `visible` packages.
     func hasHourly(day d: Int64, visible: Int) -> Bool {
-        guard let f = firstHourly[d] else { return false }
+        guard let f = firstHourly(d) else { return false }
         return f < visible
     }
 
     /// JSON size of CWA's hour index of day `d` (`[0,1,…]`) with `visible` packages published.
     func hourIndexBytes(day d: Int64, visible: Int) -> Int {
-        guard let first = firstHourly[d], first < visible else { return 0 }
-        var n = 0, digits = 0
-        for s in first..<visible where !isDaily[s] && day[s] == d {
-            n += 1
-            digits += hourOfDay[s] < 10 ? 1 : 2
+        guard let first = firstHourly(d), first < visible else { return 0 }
+        let seqs = hourlySequencesByDay[Int(d - firstDay)]
+        var lo = 0, hi = seqs.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if seqs[mid] < visible { lo = mid + 1 } else { hi = mid }
         }
-        return 2 + digits + max(0, n - 1)
+        return hourIndexSizesByDay[Int(d - firstDay)][lo]
     }
 
     /// JSON size of CWA's date index (`["2020-10-01",…]`) with `visible` packages published.
