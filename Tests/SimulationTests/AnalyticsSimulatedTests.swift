@@ -59,6 +59,18 @@ import Testing
             #expect(Self.number(m["working_apps"]?["truth"]) > 0.8 * Double(sim.fleet.count))
         }
         #expect(total > 0 && Int(total) == sim.detection.notifications.count)
+
+        // Bluetooth off (unbiased, from the run's own availability): the truth lies in the 99.9%
+        // interval of the uploads' share, nationally each month.
+        let monthly = try #require(one.tables.first { $0.name == "monthly.csv" }?.table)
+        let region = monthly.column("region"), n = monthly.column("uploads_without_exposure")
+        let share = monthly.column("bluetooth_off_estimate"), truth = monthly.column("bluetooth_off_truth")
+        for i in region.indices where region[i] == .text("all") {
+            let uploads = Int(Self.number(n[i]))
+            #expect(uploads > 20)
+            let ci = Proportion.clopperPearson(successes: Int((Self.number(share[i]) * Double(uploads)).rounded()), trials: uploads, confidence: 0.999)
+            #expect(ci.contains(Self.number(truth[i])), "\(ci) vs \(truth[i])")
+        }
         let source = one.summary["analytics"]?["detections"]
         #expect(source?["source"] == .text("simulated"))
         #expect(Self.number(source?["detection_runs"]) <= Self.number(one.summary["distribution"]?["sessions"]))
