@@ -5,7 +5,7 @@ extension ScenarioSchema {
     static let analytics: [Field] = [
         Field("enabled", .boolean(default: false), doc: "Simulate the Operational Info pipeline and add its results (summary `analytics`, monthly.csv, analytics_hourly.csv)."),
         Field("detections", .choice(default: "synthetic", allowed: ["synthetic", "simulated"]),
-              doc: "`synthetic`: each app phone runs detections on its own schedule (`analytics.synthetic`), with the run's daily availability; `simulated`: the main simulation's detections drive the model (wired by the detection layer)."),
+              doc: "`synthetic`: each app phone runs detections on its own schedule (`analytics.synthetic`), with the run's daily availability; `simulated`: the run's own chain drives the model: every completed key-index check of an app phone is a detection (on days the app can run), and a notification is reported at the first detection at or after it."),
         Field("p_owe", .number(default: 1, range: 0.0001...1), unit: "probability",
               doc: "p_OWE, sampling rate of Operational Info with Exposure (seed: as close to 1 as possible)."),
         Field("p_owoe", .number(default: 0.5, range: 0.0001...1), unit: "probability",
@@ -29,7 +29,7 @@ extension ScenarioSchema {
         Field("sweep", .section(sweep, check: { v in
             let lo = v["min_p_owoe"]?.doubleValue ?? 0, hi = v["max_p_owoe"]?.doubleValue ?? 0
             return lo <= hi ? nil : "min_p_owoe must not exceed max_p_owoe"
-        }), doc: "Trade-off of p_OWOE against traffic and estimate error: reruns without attacks, written to sweep.csv."),
+        }), doc: "Trade-off of p_OWOE against traffic and estimate error: reruns without attacks, written to sweep.csv (synthetic detections only; ignored with `detections: simulated`)."),
         Field("attacks", .section(attacks), doc: "Attackers polluting the analytics; all off by default. The summary reports each."),
     ]
 

@@ -82,6 +82,9 @@ public final class Simulation {
                                          seed: config.seed, start: config.start,
                                          contactPhoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
         detection = makeExposureDetection(config.detection)
+        let analytics = config.analytics.enabled && config.analytics.detections == .simulated
+            ? SimulatedDetections(config: config, phoneOS: population.phoneOS) : nil
+        distribution.recordsCheckSessions = analytics != nil
         var daily = ResultTable(columns: DayCounters.columns + ["index_cases"] + KeySubmissionPipeline.columns
                                 + ["package_downloads", "phones_notified"])
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
@@ -98,6 +101,8 @@ public final class Simulation {
             distribution.publish(fresh)
             let downloads = distribution.advance(until: dayStart + SimDuration.day)
             try detection.process(dayIndex: dayIndex, downloads: downloads, packages: publishedPackages, encounters: encounters)
+            analytics?.day(end: dayStart + SimDuration.day, checks: distribution.checkSessions, detection: detection,
+                           availability: availability)
             day.events = Int64(engine.processedCount - eventsBefore)
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
                          + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex)
@@ -117,6 +122,7 @@ public final class Simulation {
         let results = SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
                                         tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables,
                                         files: files)
+        if let analytics { return analytics.attached(to: results) }
         return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
     }
 

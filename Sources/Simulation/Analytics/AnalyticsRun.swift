@@ -52,6 +52,10 @@ public enum AnalyticsRun {
             tables.append(NamedTable("sweep.csv", sweep.table))
             if case .object(var entries) = section { entries.append(("sweep", sweep.summary)); section = .object(entries) }
         }
+        return appending(section: section, tables: tables, to: results)
+    }
+
+    static func appending(section: ReportValue, tables: [NamedTable], to results: SimulationResults) -> SimulationResults {
         var out = results
         if case .object(var entries) = out.summary { entries.append(("analytics", section)); out.summary = .object(entries) }
         out.tables += tables

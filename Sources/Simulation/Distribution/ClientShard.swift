@@ -62,6 +62,9 @@ struct ClientShardCore {
     var counters = LoadCounters()
     /// Downloads by contact-population phones since the last `takeDownloads`.
     var downloads: [PackageDownload] = []
+    /// Completed sessions of contact-population phones, when the model records them (analytics).
+    var checks: [CheckSession] = []
+    var recordsChecks = false
     /// bytesSample[day][k]: bytes of sampled client lower-rounded-up + k·stride on that day.
     var bytesSample: [[Int]] = []
     let firstSample: Int, sampleCount: Int
@@ -246,6 +249,7 @@ struct ClientShardCore {
         if failed { return false }
 
         st.watermark = Int32(visible - 1)
+        if recordsChecks && c < context.contactPhones { checks.append(CheckSession(phone: Int32(c), at: t)) }
         counters.add(.downloads, plan.count, minute: minute)
         for s in plan {
             counters.addLatency(t - catalog.publishedAt[s])

@@ -1,6 +1,13 @@
 import EventEngine
 import GSL
 
+/// A client check whose every request succeeded (new packages or not).
+public struct CheckSession: Sendable, Hashable {
+    /// App-phone index (PhoneFleet order).
+    public var phone: Int32
+    public var at: SimTime
+}
+
 /// Phones and download-only clients fetching published key packages from the CDN.
 ///
 /// Use: `publish` packages as the backend publishes them (before `advance` passes their
@@ -22,6 +29,14 @@ public final class DistributionModel {
     let shards: [ClientShard]
     public private(set) var now: SimTime
     public private(set) var published: [PublishedPackage] = []
+    /// Record every completed check session of contact phones (Immuni runs exposure detection
+    /// at each successful index check, new packages or not). Off by default: it costs memory.
+    public var recordsCheckSessions = false {
+        didSet { for s in shards { s.core.recordsChecks = recordsCheckSessions } }
+    }
+    /// The completed check sessions of contact phones of the last `advance(until:)`, ordered by
+    /// (time, phone); empty unless `recordsCheckSessions`.
+    public private(set) var checkSessions: [CheckSession] = []
 
     /// - Parameters:
     ///   - contactPhoneIsIOS: OS of each contact-population app phone (index = app-phone index).
@@ -72,10 +87,14 @@ public final class DistributionModel {
         }
         now = end
         var out: [PackageDownload] = []
+        checkSessions.removeAll(keepingCapacity: true)
         for s in all {
             out.append(contentsOf: s.core.downloads)
             s.core.downloads.removeAll(keepingCapacity: true)
+            checkSessions.append(contentsOf: s.core.checks)
+            s.core.checks.removeAll(keepingCapacity: true)
         }
+        checkSessions.sort { ($0.at, $0.phone) < ($1.at, $1.phone) }
         out.sort { ($0.at, $0.phone, $0.package) < ($1.at, $1.phone, $1.package) }
         return out
     }

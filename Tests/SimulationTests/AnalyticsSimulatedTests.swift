@@ -1,0 +1,120 @@
+import EventEngine
+import GSL
+import Testing
+@testable import Simulation
+
+/// `analytics.detections: simulated`: the analytics model fed by the run's own checks and notifications.
+@Suite struct AnalyticsSimulatedTests {
+    /// An Immuni-flavoured run crossing 1 November; notifications reach the analytics unhindered
+    /// (permission granted, no phone-off, force-closed or uninstalled days) so the truth is checkable.
+    static func config(_ detections: AnalyticsParameters.DetectionSource, days: Int = 9, threads: Int = 1) -> SimulationConfig {
+        var c = PipelineRunTests.config(.immuni, people: 800, days: days, casesPerDay: 25, threads: threads, national: 20)
+        c.start = CivilCalendar.time(year: 2020, month: 10, day: 25)
+        c.analytics.enabled = true
+        c.analytics.detections = detections
+        c.analytics.exposurePermissionShare = 1
+        c.analytics.pWithExposure = 1
+        c.analytics.pWithoutExposure = 1
+        c.availability.phoneOff = 0
+        c.availability.appForceClosed = 0
+        c.availability.uninstallPerDay = 0
+        return c
+    }
+
+    static func number(_ v: ReportValue?) -> Double {
+        switch v {
+        case .number(let x)?: return x
+        case .integer(let n)?: return Double(n)
+        default: Issue.record("missing \(String(describing: v))"); return .nan
+        }
+    }
+
+    static func months(_ results: SimulationResults) -> [ReportValue] {
+        guard case .array(let months)? = results.summary["analytics"]?["months"] else { Issue.record("no analytics months"); return [] }
+        return months
+    }
+
+    @Test func notifiedTruthIsTheRunsNotificationsAndIdenticalWhateverTheThreads() throws {
+        let sim = Simulation(config: Self.config(.simulated))
+        let one = try sim.run()
+        let two = try Simulation(config: Self.config(.simulated, threads: 2)).run()
+        #expect(one == two)
+
+        // Cross-check: the analytics' notified users of each month are the phones ExposureDetection
+        // notified in that month (each notification is reported at the check that produced it).
+        let months = Self.months(one)
+        #expect(months.count == 2)
+        var byMonth: [String: Int] = [:]
+        for (_, n) in sim.detection.notifications { byMonth[YearMonth(containing: n.at).description, default: 0] += 1 }
+        var total = 0.0
+        for m in months {
+            guard case .text(let name)? = m["month"] else { Issue.record("month name"); continue }
+            let notified = m["notified_users"]
+            let truth = Self.number(notified?["truth"])
+            #expect(truth == Double(byMonth[name] ?? 0) && truth > 0, "\(name): \(truth) vs \(byMonth)")
+            total += truth
+            // p_OWE = 1: every notified phone uploads, so the truth lies in the estimate's interval.
+            #expect(Self.number(notified?["ci_lower"]) <= truth && truth <= Self.number(notified?["ci_upper"]), "\(name): \(String(describing: notified))")
+            // Working apps: every phone-day with a completed check counts (no availability losses here).
+            #expect(Self.number(m["working_apps"]?["truth"]) > 0.8 * Double(sim.fleet.count))
+        }
+        #expect(total > 0 && Int(total) == sim.detection.notifications.count)
+
+        // Bluetooth off (unbiased, from the run's own availability): the truth lies in the 99.9%
+        // interval of the uploads' share, nationally each month.
+        let monthly = try #require(one.tables.first { $0.name == "monthly.csv" }?.table)
+        let region = monthly.column("region"), n = monthly.column("uploads_without_exposure")
+        let share = monthly.column("bluetooth_off_estimate"), truth = monthly.column("bluetooth_off_truth")
+        for i in region.indices where region[i] == .text("all") {
+            let uploads = Int(Self.number(n[i]))
+            #expect(uploads > 20)
+            let ci = Proportion.clopperPearson(successes: Int((Self.number(share[i]) * Double(uploads)).rounded()), trials: uploads, confidence: 0.999)
+            #expect(ci.contains(Self.number(truth[i])), "\(ci) vs \(truth[i])")
+        }
+        let source = one.summary["analytics"]?["detections"]
+        #expect(source?["source"] == .text("simulated"))
+        #expect(Self.number(source?["detection_runs"]) <= Self.number(one.summary["distribution"]?["sessions"]))
+        #expect(Self.number(source?["detection_runs"]) > Double(20 * 9 * sim.fleet.count) * 0.8)
+    }
+
+    /// Every completed check of a contact phone is a session, failed ones are not; download-only
+    /// clients and models that do not record report none.
+    @Test func distributionReportsCompletedChecks() {
+        var p = DistributionTests.quiet
+        p.clients = 50
+        p.cdnErrorRate = 0.05
+        let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
+        let model = DistributionModel(parameters: p, flavor: .immuni, seed: 4, start: start,
+                                      contactPhoneIsIOS: (0..<50).map { $0 % 3 == 0 }, threads: 2)
+        _ = model.advance(until: start + 3_600)
+        #expect(model.checkSessions.isEmpty)
+        model.recordsCheckSessions = true
+        _ = model.advance(until: start + 6 * 3_600)
+        let checks = model.checkSessions
+        #expect(checks.allSatisfy { $0.phone < 50 && $0.at >= start + 3_600 && $0.at < start + 6 * 3_600 })
+        #expect(checks == checks.sorted { ($0.at, $0.phone) < ($1.at, $1.phone) })
+        // A failed Immuni session fails on exactly one request: completed = sessions − errors.
+        let c = model.mergedCounters
+        func total(_ m: LoadCounters.Metric) -> Int { (60..<(6 * 60)).reduce(0) { $0 + c.value(m, minute: $1) } }
+        #expect(total(.errors) > 0)
+        #expect(checks.count == total(.sessions) - total(.errors))
+        let other = DistributionModel(parameters: p, flavor: .immuni, seed: 4, start: start,
+                                      contactPhoneIsIOS: (0..<10).map { $0 % 3 == 0 }, threads: 1)
+        other.recordsCheckSessions = true
+        _ = other.advance(until: start + 3 * 3_600)
+        #expect(!other.checkSessions.isEmpty && other.checkSessions.allSatisfy { $0.phone < 10 })
+    }
+
+    /// Synthetic mode ignores the run's checks (none are recorded) and gives what the standalone
+    /// synthetic model gives.
+    @Test func syntheticModeIsUnchanged() throws {
+        let config = Self.config(.synthetic, days: 3)
+        let sim = Simulation(config: config)
+        let results = try sim.run()
+        #expect(sim.distribution.checkSessions.isEmpty)
+        let direct = AnalyticsRun.run(parameters: config.analytics, seed: config.seed, start: config.start, days: config.days,
+                                      phoneOS: Population(config.population, seed: config.seed).phoneOS, availability: config.availability).finish()
+        #expect(results.summary["analytics"] == direct.summary)
+        #expect(results.summary["analytics"]?["detections"] == nil)
+    }
+}
