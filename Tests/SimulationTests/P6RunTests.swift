@@ -85,6 +85,25 @@ import Testing
         #expect(checked > 50 && closeWithMatch > 5)
     }
 
+    /// Rx co-location full matches are exactly the library's `P6Matcher.matchRx` of each disclosed
+    /// Rx trace against every other phone's trace, up to the disclosure time.
+    @Test func rxCoLocationMatchesAreTheLibrarys() throws {
+        let (sim, _) = Self.enabled
+        let p6 = try #require(sim.p6)
+        var mine: [String: Int] = [:]
+        for m in p6.fullMatches where !m.byTx { mine["\(m.phone) \(m.disclosure)", default: 0] += 1 }
+        let traces = (0..<sim.fleet.count).map { phone in p6.rx.days.flatMap { $0.trace(phone) } }
+        var found = 0
+        for (d, published) in p6.disclosures.enumerated() where !published.disclosure.rxTrace.isEmpty {
+            for phone in traces.indices where phone != Int(published.phone) {
+                let library = P6Matcher.matchRx(disclosed: published.disclosure.rxTrace, local: traces[phone], notAfter: published.at)
+                #expect((mine["\(phone) \(d)"] ?? 0) == library.fullMatches.count)
+                found += library.fullMatches.count
+            }
+        }
+        #expect(found > 0)
+    }
+
     @Test func iPhonesThatNeverTransmitAreNeverFoundByTxMatching() throws {
         let (sim, results) = Self.enabled
         let p6 = try #require(sim.p6)

@@ -1,5 +1,6 @@
 import EventEngine
 import GSL
+import Crypto
 import P6
 
 /// Every app phone's P6 state for one UTC day: its epoch, transmit sessions and clock offset,
@@ -109,10 +110,10 @@ final class P6Recorder {
         let c = t <= base.start ? 0 : min(Int((t - base.start) / span), (base.frameCount - 1) / Self.framesPerCheckpoint)
         var chain = checkpoints[sender] ?? [base]
         if chain.count <= c {
-            let key = base.progressionKey
+            let keyed = HMAC<SHA256>(key: base.progressionKey)
             var fc = chain.last!.initialFrameCode
             while chain.count <= c {
-                for _ in 0..<Self.framesPerCheckpoint { fc = fc.next(epk: key) }
+                for _ in 0..<Self.framesPerCheckpoint { fc = fc.next(keyed: keyed) }
                 let offset = Int64(chain.count) * span
                 chain.append(try! P6Epoch(start: base.start + offset, duration: base.duration - Int(offset),
                                           sliceDuration: base.sliceDuration, iec: fc.bytes, epk: base.epk))
