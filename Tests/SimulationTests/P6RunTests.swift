@@ -36,7 +36,10 @@ import Testing
         #expect(off.summary["p6"] == nil && !off.tables.contains { $0.name == "p6_comparison.csv" })
         // P6 draws from its own streams: every GAEN figure is the same with it on.
         #expect(Self.withoutP6(Self.enabled.1) == off)
-        #expect(Self.enabled.1.summary["p6"] != nil)
+        let p6 = Self.enabled.1.summary["p6"]
+        #expect(CompleteRunTests.int(p6?["latency_hours"]?["count"]) == CompleteRunTests.int(p6?["notified"]))
+        // Notifications come from files published after the case's upload, so after its test.
+        if case .number(let median)? = p6?["latency_hours"]?["median"] { #expect(median > 0) } else { Issue.record("no latency") }
     }
 
     @Test func identicalWhateverTheThreads() {

@@ -7,6 +7,8 @@ struct P6PublishedDisclosure: Sendable {
     let disclosure: P6Disclosure
     let person: Int32
     let phone: Int32
+    /// The case's test (notification latency is measured from it, as for GAEN).
+    let testedAt: SimTime
     /// When the case disclosed (its GAEN upload); Rx parts after it are never matched.
     let at: SimTime
     /// End of the disclosure-file period it is published in.
@@ -47,7 +49,8 @@ struct P6DisclosureBuilder {
         stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
         let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: trace)
         let period = Int64(parameters.disclosureFileSeconds)
-        return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone, at: t,
+        return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
+                                     testedAt: upload.positiveCase.testedAt, at: t,
                                      fileTime: (t / period + 1) * period, bytes: disclosure.encoded().count)
     }
 }

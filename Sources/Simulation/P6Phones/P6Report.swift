@@ -32,6 +32,8 @@ extension P6Run {
                             ("successes", .integer(Int64(x))), ("trials", .integer(Int64(n)))])
         }
         let txFull = fullMatches.filter(\.byTx).count
+        let latencies = Statistics.sorted(notifications.values.map { Double($0.at - disclosures[Int($0.disclosure)].testedAt) / 3600 })
+        func latency(_ q: Double) -> ReportValue { latencies.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: latencies, q)) }
         let summary = ReportValue.object([
             ("slice_seconds", .integer(Int64(parameters.sliceSeconds))),
             ("match_rule", .text("\(parameters.matchThreshold) in \(parameters.matchWindow)")),
@@ -60,6 +62,7 @@ extension P6Run {
             ("precision", interval(tp, notified.count)),
             ("recall", interval(hit, eligible.count)),
             ("false_positives_per_1000_notified", interval(fp, notified.count, scale: 1000)),
+            ("latency_hours", .object([("count", .integer(Int64(latencies.count))), ("median", latency(0.5)), ("p90", latency(0.9))])),
         ])
 
         var table = ResultTable(columns: ["metric", "gaen", "p6", "note"])
@@ -74,6 +77,10 @@ extension P6Run {
                 table.append([.text(key + "_" + part), estimate(gaen[key], part), estimate(summary[key], part),
                               .text(part == "estimate" ? "" : "Clopper-Pearson 95%")])
             }
+        }
+        for part in ["median", "p90"] {
+            table.append([.text("latency_hours_" + part), estimate(gaen["latency_hours"], part), estimate(summary["latency_hours"], part),
+                          .text("from the index case's test to the notification")])
         }
         table.append([.text("bytes_per_phone_per_day"), estimate(distribution["bytes_per_client_per_day"], "mean"), .number(perPhoneDay),
                       .text("GAEN: simulated downloads incl. HTTP/TLS overhead; P6: disclosure file payload, every file once")])
