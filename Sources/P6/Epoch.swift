@@ -92,20 +92,20 @@ public struct P6Epoch: Hashable, Sendable {
     /// Frame code of frame `k` (O(k) HMACs; use `P6TxCursor` or `frameCodes()` to iterate).
     public func frameCode(_ k: Int) -> P6FrameCode {
         precondition(k >= 0)
-        let key = progressionKey
+        let keyed = HMAC<SHA256>(key: progressionKey)
         var fc = initialFrameCode
-        for _ in 0..<k { fc = fc.next(epk: key) }
+        for _ in 0..<k { fc = fc.next(keyed: keyed) }
         return fc
     }
 
     /// All frame codes of the epoch, FC₀ ... FC_{frameCount−1}, one HMAC each.
     public func frameCodes() -> [P6FrameCode] {
-        let key = progressionKey
+        let keyed = HMAC<SHA256>(key: progressionKey)
         var out: [P6FrameCode] = []
         out.reserveCapacity(frameCount)
         var fc = initialFrameCode
         for k in 0..<frameCount {
-            if k > 0 { fc = fc.next(epk: key) }
+            if k > 0 { fc = fc.next(keyed: keyed) }
             out.append(fc)
         }
         return out

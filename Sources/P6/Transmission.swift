@@ -28,14 +28,14 @@ public struct P6SliceTransmission: Hashable, Sendable {
 /// therefore cost one HMAC per frame.
 public struct P6TxCursor: Sendable {
     public let epoch: P6Epoch
-    private let key: SymmetricKey
+    private let keyed: HMAC<SHA256>
     private var frameIndex: Int
     private var frameCode: P6FrameCode
     private var order: [Int]
 
     public init(epoch: P6Epoch) {
         self.epoch = epoch
-        self.key = epoch.progressionKey
+        self.keyed = HMAC<SHA256>(key: epoch.progressionKey)
         self.frameIndex = 0
         self.frameCode = epoch.initialFrameCode
         self.order = frameCode.sliceOrder
@@ -50,7 +50,7 @@ public struct P6TxCursor: Sendable {
             frameCode = epoch.initialFrameCode
         }
         while frameIndex < k {
-            frameCode = frameCode.next(epk: key)
+            frameCode = frameCode.next(keyed: keyed)
             frameIndex += 1
         }
         order = frameCode.sliceOrder

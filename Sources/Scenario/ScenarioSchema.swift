@@ -30,6 +30,10 @@ public enum ScenarioSchema {
             let lo = v["client_latency_min_ms"]?.intValue ?? 0, hi = v["client_latency_max_ms"]?.intValue ?? 0
             return lo <= hi ? nil : "client_latency_min_ms (\(lo)) must not exceed client_latency_max_ms (\(hi))"
         }), doc: "Immuni privacy-preserving analytics."),
+        Field("p6", .section(p6, check: { v in
+            let k = v["match_threshold"]?.intValue ?? 0, w = v["match_window"]?.intValue ?? 0
+            return k <= w ? nil : "match_threshold (\(k)) must not exceed match_window (\(w))"
+        }), doc: "P6 proximity protocol phones beside GAEN on the same contacts."),
         Field("outputs", .section(outputs), doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]
 

@@ -26,6 +26,7 @@ extension SimulationConfig {
             distribution: Self.distribution(v),
             detection: DetectionParameters(scenario: v),
             analytics: AnalyticsParameters(scenario: v),
+            p6: P6RunParameters(scenario: v),
             writeHourly: v.at("outputs.hourly")!.boolValue!,
             threads: threads
         )

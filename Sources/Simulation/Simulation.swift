@@ -49,6 +49,8 @@ public final class Simulation {
     public private(set) var publishedPackages: [PublishedPackage] = []
     /// Close contacts of every day of the run: detection's ground truth outlives `groundTruth`'s window.
     private(set) var closeContactHistory: [GroundTruthDay] = []
+    /// P6 phones beside GAEN on the same contacts (the `p6` block; nil when off).
+    private(set) var p6: P6Run?
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     static let groundTruthRetentionDays = 21
@@ -65,6 +67,10 @@ public final class Simulation {
         channel = ChannelModel(config.radio)
         placements = try! DiscreteDistribution(weights: config.radio.placementShares)
         hourlyScans = Array(repeating: 0, count: config.days * 24)
+        if config.p6.enabled {
+            p6 = P6Run(parameters: config.p6, seed: config.seed, start: config.start, days: config.days,
+                       phoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
+        }
     }
 
     /// Positive results delivered so far (ground truth for detection), in delivery order.
@@ -103,6 +109,7 @@ public final class Simulation {
             try detection.process(dayIndex: dayIndex, downloads: downloads, packages: publishedPackages, encounters: encounters)
             analytics?.day(end: dayStart + SimDuration.day, checks: distribution.checkSessions, detection: detection,
                            availability: availability)
+            p6?.endDay(dayIndex: dayIndex, uploads: pipeline.uploads)
             day.events = Int64(engine.processedCount - eventsBefore)
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
                          + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex)
@@ -119,8 +126,16 @@ public final class Simulation {
             entries += [("distribution", delivered.summary), ("detection", detected.summary)]
             summary = .object(entries)
         }
+        var p6Tables: [NamedTable] = []
+        if let p6, case .object(var entries) = summary {
+            let report = p6.finish(truth: detection.truth(groundTruth: closeContactHistory, cases: positiveCases), gaen: detected.summary,
+                                   distribution: delivered.summary, uploads: pipeline.uploads.count)
+            entries.append(("p6", report.summary))
+            summary = .object(entries)
+            p6Tables = [report.table]
+        }
         let results = SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
-                                        tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables,
+                                        tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables + p6Tables,
                                         files: files)
         if let analytics { return analytics.attached(to: results) }
         return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
@@ -156,10 +171,12 @@ public final class Simulation {
         availability.roll(dayIndex: dayIndex)
         fleet.rollKeys(midnight: midnight, threads: config.threads)
         day.tekRotations = Int64(fleet.count)
-        let radioDay = RadioDay(seed: config.seed, dayIndex: dayIndex, midnight: midnight, model: channel, placements: placements,
+        var radioDay = RadioDay(seed: config.seed, dayIndex: dayIndex, midnight: midnight, model: channel, placements: placements,
                                 fleet: fleet, radios: radios, availability: availability)
+        radioDay.p6 = p6?.startDay(dayIndex: dayIndex, midnight: midnight)
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: dayIndex, midnight: midnight,
                                         threads: config.threads, seed: config.seed, radio: radioDay)
+        p6?.store(dayIndex: dayIndex, midnight: midnight, batch: contacts.p6)
         day.contactsByLayer = contacts.byLayer
         day.appPairContacts = contacts.appPairContacts
         day.contactPairs = Int64(contacts.groundTruth.pairs.count)

@@ -15,6 +15,8 @@ public struct SimulationConfig: Sendable, Equatable {
     public var backend: BackendParameters
     public var distribution: DistributionParameters
     public var analytics: AnalyticsParameters
+    /// The `p6` block: P6 phones beside GAEN (off by default).
+    public var p6: P6RunParameters
     public var writeHourly: Bool
     /// The `app.detection` block.
     public var detection: DetectionParameters
@@ -25,7 +27,7 @@ public struct SimulationConfig: Sendable, Equatable {
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,
                 radio: RadioParameters = .default, health: HealthParameters = .default,
                 backend: BackendParameters = .default, distribution: DistributionParameters = .default,
-                detection: DetectionParameters = .default, analytics: AnalyticsParameters = .default,
+                detection: DetectionParameters = .default, analytics: AnalyticsParameters = .default, p6: P6RunParameters = .default,
                 writeHourly: Bool = true, threads: Int = 1) {
         self.name = name
         self.seed = seed
@@ -39,6 +41,7 @@ public struct SimulationConfig: Sendable, Equatable {
         self.backend = backend
         self.distribution = distribution
         self.analytics = analytics
+        self.p6 = p6
         self.writeHourly = writeHourly
         self.detection = detection
         self.threads = threads

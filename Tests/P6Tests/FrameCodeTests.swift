@@ -51,6 +51,10 @@ struct FrameCodeTests {
         #expect(epoch.frameCode(1).bytes == Array(direct))
         let direct2 = HMAC<SHA256>.authenticationCode(for: Array(direct), using: SymmetricKey(data: epoch.epk))
         #expect(epoch.frameCode(2).bytes == Array(direct2))
+        // The prepared keyed state is copied per step, so reusing it gives the one-shot HMAC every time.
+        let keyed = HMAC<SHA256>(key: SymmetricKey(data: epoch.epk))
+        #expect(epoch.frameCode(1).next(keyed: keyed) == epoch.frameCode(1).next(epk: SymmetricKey(data: epoch.epk)))
+        #expect(epoch.initialFrameCode.next(keyed: keyed).bytes == Array(direct))
         let all = epoch.frameCodes()
         #expect(all.count == 180)
         #expect(all[179] == epoch.frameCode(179))

@@ -54,6 +54,8 @@ public final class KeySubmissionPipeline {
     private var caseOfPerson: [Int32: Int32] = [:]
     /// Cases whose result has been delivered, in delivery order.
     public private(set) var positiveCases: [PositiveCase] = []
+    /// Accepted first uploads of app users' keys, in upload order (P6 discloses at the same moments).
+    public private(set) var uploads: [CaseUpload] = []
 
     public private(set) var funnel = Funnel()
     public private(set) var requests = [Int64](repeating: 0, count: Endpoint.allCases.count)
@@ -262,6 +264,7 @@ public final class KeySubmissionPipeline {
         _ = verification.verify(tan: tan)
         if submit(keys, uploader: cases[Int(i)].person, now: now, national: false) {
             state[Int(i)].uploadedAt = now
+            uploads.append(CaseUpload(positiveCase: cases[Int(i)], phone: state[Int(i)].phone, at: now))
             funnel.uploaded += 1
             if rng.bernoulli(p: parameters.credentialReuseShare) { schedule(.cwaRepeatUpload, i, now + 30) }
             let nextMidnight = SimClock.startOfDay(now) + SimDuration.day
@@ -353,6 +356,7 @@ public final class KeySubmissionPipeline {
         if rng.bernoulli(p: parameters.faultyUploadShare) { corrupt(&keys, rng: rng, now: now) }
         if submit(keys, uploader: cases[Int(i)].person, now: now, national: false) {
             state[Int(i)].uploadedAt = now
+            uploads.append(CaseUpload(positiveCase: cases[Int(i)], phone: state[Int(i)].phone, at: now))
             funnel.uploaded += 1
             if rng.bernoulli(p: parameters.credentialReuseShare) { schedule(.immuniRepeatUpload, i, now + 30) }
         } else {
@@ -486,3 +490,10 @@ public final class KeySubmissionPipeline {
 
 extension RejectionReason { var index: Int { RejectionReason.allCases.firstIndex(of: self)! } }
 extension AuthFailure { var index: Int { AuthFailure.allCases.firstIndex(of: self)! } }
+
+/// A positive case's accepted key upload.
+public struct CaseUpload: Sendable, Hashable {
+    public var positiveCase: PositiveCase
+    public var phone: Int32
+    public var at: SimTime
+}

@@ -8,6 +8,7 @@ struct ContactDayResult {
     var groundTruth: GroundTruthDay
     var encounters: EncounterBatch
     var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+    var p6 = P6RxBatch()
 }
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
@@ -20,6 +21,7 @@ enum ContactPhase {
         var truth: [GroundTruthDay.Entry] = []
         var encounters = EncounterBatch()
         var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+        var p6 = P6RxBatch()
     }
 
     /// With `radio`, contacts between two app phones go through the Bluetooth model and
@@ -35,6 +37,7 @@ enum ContactPhase {
             for w in shards {
                 var out = ShardOutput()
                 let recorder = radio.map(EncounterRecorder.init)
+                let p6 = radio.flatMap { r in r.p6.map { P6Recorder(day: r, phones: $0) } }
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
                 var segments: [ContactSegment] = []
                 segments.reserveCapacity(512)
@@ -47,7 +50,9 @@ enum ContactPhase {
                         if pa >= 0 && pb >= 0 {
                             out.appPairContacts += 1
                             // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
-                            recorder?.record(c, phoneA: pa, phoneB: pb, key: UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal)
+                            let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
+                            recorder?.record(c, phoneA: pa, phoneB: pb, key: key)
+                            p6?.record(c, phoneA: pa, phoneB: pb, key: key)
                         }
                         ordinal += 1
                     }
@@ -56,6 +61,7 @@ enum ContactPhase {
                     out.encounters = recorder.batch
                     out.scanInstancesByHour = recorder.scanInstancesByHour
                 }
+                if let p6 { out.p6 = p6.batch }
                 outputs.set(w, out)
             }
         }
@@ -68,6 +74,7 @@ enum ContactPhase {
             for h in 0..<24 { result.scanInstancesByHour[h] += o.scanInstancesByHour[h] }
             result.appPairContacts += o.appPairContacts
             result.encounters.append(o.encounters)
+            result.p6.append(o.p6)
         }
         return result
     }

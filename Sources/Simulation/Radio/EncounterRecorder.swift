@@ -12,6 +12,8 @@ struct RadioDay: @unchecked Sendable {
     let fleet: PhoneFleet
     let radios: PhoneRadios
     let availability: PhoneAvailability
+    /// Every phone's P6 state for the day when the run simulates P6 too.
+    var p6: P6PhoneDay? = nil
 }
 
 /// One shard's recorder: for every contact between two app phones that exchange beacons

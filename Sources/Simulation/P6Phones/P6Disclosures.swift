@@ -1,0 +1,56 @@
+import EventEngine
+import GSL
+import P6
+
+/// A P6 disclosure as published, with the ground truth the simulator keeps beside it.
+struct P6PublishedDisclosure: Sendable {
+    let disclosure: P6Disclosure
+    let person: Int32
+    let phone: Int32
+    /// The case's test (notification latency is measured from it, as for GAEN).
+    let testedAt: SimTime
+    /// When the case disclosed (its GAEN upload); Rx parts after it are never matched.
+    let at: SimTime
+    /// End of the disclosure-file period it is published in.
+    let fileTime: SimTime
+    let bytes: Int
+}
+
+/// Builds disclosures as the P6 SDK would: the Tx traces of the case's epochs in its infectious
+/// window that started at least the minimum age before the disclosure (the current one cut at the
+/// disclosure time), plus its Rx trace for the periods of those epochs when it was not transmitting.
+struct P6DisclosureBuilder {
+    let parameters: P6RunParameters
+    let seed: UInt64
+    let phoneIsIOS: [Bool]
+
+    func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime) -> P6PublishedDisclosure {
+        let t = upload.at, phone = Int(upload.phone)
+        let uploadDay = SimClock.dayNumber(t)
+        let first = max(upload.positiveCase.infectiousFromDay, uploadDay - Int64(parameters.rxRetentionDays) + 1)
+        let stream = RandomStream(seed: seed, stream: "p6-disclosure", generator: .taus2)
+        var epochs: [P6Epoch] = []
+        var trace: [P6RxRecord] = []
+        for dayNumber in stride(from: first, through: uploadDay, by: 1) {
+            let midnight = dayNumber * SimDuration.day
+            guard midnight + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
+            var epoch = P6PhoneModel.epoch(seed: seed, phone: phone, midnight: midnight, sliceSeconds: parameters.sliceSeconds, stream: stream)
+            // A disclosure ends the current epoch at once.
+            if epoch.end > t { epoch = try! epoch.ended(at: t) }
+            epochs.append(epoch)
+            guard let day = rx.day(Int((midnight - start) / SimDuration.day)) else { continue }
+            let share = phoneIsIOS[phone] ? parameters.transmit.iosShare : parameters.transmit.androidShare
+            let sessions = P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
+                                                         meanSessionSeconds: parameters.transmit.meanSessionSeconds, stream: stream)
+            for r in day.trace(phone) where r.time < epoch.end && !sessions.contains(where: { $0.contains(r.time) }) {
+                trace.append(r)
+            }
+        }
+        stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
+        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: trace)
+        let period = Int64(parameters.disclosureFileSeconds)
+        return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
+                                     testedAt: upload.positiveCase.testedAt, at: t,
+                                     fileTime: (t / period + 1) * period, bytes: disclosure.encoded().count)
+    }
+}

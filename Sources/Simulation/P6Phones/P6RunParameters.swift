@@ -1,0 +1,25 @@
+import P6
+
+/// The `p6` scenario block: P6 phones running next to GAEN on the same contacts.
+public struct P6RunParameters: Sendable, Equatable {
+    /// Off by default so runs without the block keep their outputs byte for byte.
+    public var enabled = false
+    public var transmit = P6TransmitParameters()
+    /// Slice length; the seed's "approximately 1 minute".
+    public var sliceSeconds = P6Epoch.defaultSliceDuration
+    /// Days of Rx trace a phone keeps (the "~3 weeks").
+    public var rxRetentionDays = 21
+    /// Full match: at least `matchThreshold` matched slices in `matchWindow` consecutive ones.
+    public var matchWindow = P6Matcher.defaultWindow
+    public var matchThreshold = P6Matcher.defaultThreshold
+    /// An epoch is disclosed only once it started at least this long ago (seed: 24 h).
+    public var minimumEpochAgeSeconds = 86_400
+    /// Disclosures are published in one file per period (seed: one file each hour).
+    public var disclosureFileSeconds = 3_600
+    /// Standard deviation of a phone's clock error against UTC per day (seed: "a second or so").
+    public var clockOffsetSigmaSeconds = 0.5
+
+    public init() {}
+
+    public static let `default` = P6RunParameters()
+}

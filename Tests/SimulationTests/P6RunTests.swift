@@ -1,0 +1,120 @@
+import EventEngine
+import GSL
+import P6
+import Testing
+@testable import Simulation
+
+/// P6 phones in ordinary runs, beside GAEN on the same contacts.
+@Suite struct P6RunTests {
+    /// iPhones never transmit (the seed's worst case), so one run also checks that Tx matching never finds them.
+    static func config(p6 enabled: Bool, iosShare: Double = 0, threads: Int = 1) -> SimulationConfig {
+        var c = PipelineRunTests.config(.cwa, people: 500, days: 4, casesPerDay: 30, threads: threads, national: 0)
+        c.population.iOSShare = 0.5
+        c.p6.enabled = enabled
+        c.p6.transmit.iosShare = iosShare
+        return c
+    }
+
+    static func run(_ config: SimulationConfig) -> (Simulation, SimulationResults) {
+        let sim = Simulation(config: config)
+        return (sim, try! sim.run())
+    }
+
+    /// Shared by the tests below (Swift Testing runs them in parallel; a static is built once).
+    nonisolated(unsafe) static let enabled = run(config(p6: true))
+
+    static func withoutP6(_ r: SimulationResults) -> SimulationResults {
+        guard case .object(let entries) = r.summary else { return r }
+        return SimulationResults(summary: .object(entries.filter { $0.0 != "p6" }), daily: r.daily, hourly: r.hourly,
+                                 tables: r.tables.filter { $0.name != "p6_comparison.csv" }, files: r.files)
+    }
+
+    @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() {
+        #expect(!P6RunParameters.default.enabled && !SimulationConfig(name: "x", seed: 1, start: 0, days: 1,
+                                                                      population: PopulationParameters(size: 1, appAdoption: 0.5)).p6.enabled)
+        let (_, off) = Self.run(Self.config(p6: false))
+        #expect(off.summary["p6"] == nil && !off.tables.contains { $0.name == "p6_comparison.csv" })
+        // P6 draws from its own streams: every GAEN figure is the same with it on.
+        #expect(Self.withoutP6(Self.enabled.1) == off)
+        let p6 = Self.enabled.1.summary["p6"]
+        #expect(CompleteRunTests.int(p6?["latency_hours"]?["count"]) == CompleteRunTests.int(p6?["notified"]))
+        // Notifications come from files published after the case's upload, so after its test.
+        if case .number(let median)? = p6?["latency_hours"]?["median"] { #expect(median > 0) } else { Issue.record("no latency") }
+    }
+
+    @Test func identicalWhateverTheThreads() {
+        let (_, three) = Self.run(Self.config(p6: true, threads: 3))
+        #expect(three == Self.enabled.1)
+        #expect(CompleteRunTests.int(three.summary["p6"]?["tx_full_matches"]) > 0)
+    }
+
+    /// Tx full matches are exactly the library's `P6Matcher.match` of each disclosed epoch against
+    /// the phone's Rx trace, found at phones that met the case that day (close contacts among
+    /// them), never at phones that did not meet it.
+    @Test func disclosedEpochsMatchWhereTheCaseWasHeard() throws {
+        let (sim, _) = Self.enabled
+        let p6 = try #require(sim.p6)
+        let owners = sim.fleet.owners
+        var phoneOf: [Int32: Int32] = [:]
+        for (phone, person) in owners.enumerated() { phoneOf[person] = Int32(phone) }
+        var mine: [String: Int] = [:]
+        for m in p6.fullMatches where m.byTx { mine["\(m.phone) \(m.disclosure) \(m.start / SimDuration.day)", default: 0] += 1 }
+        #expect(!mine.isEmpty)
+        var checked = 0, closeWithMatch = 0
+        for (d, published) in p6.disclosures.enumerated() {
+            for epoch in published.disclosure.epochs {
+                let dayIndex = Int((epoch.start - sim.config.start) / SimDuration.day)
+                guard dayIndex >= 0, let truth = sim.groundTruth.first(where: { $0.dayIndex == dayIndex }) else { continue }
+                var met = Set<Int32>()
+                for pair in truth.pairs {
+                    let a = Int32(truncatingIfNeeded: pair >> 32), b = Int32(truncatingIfNeeded: pair & 0xffff_ffff)
+                    if a == published.person, let p = phoneOf[b] { met.insert(p) }
+                    if b == published.person, let p = phoneOf[a] { met.insert(p) }
+                }
+                for phone in 0..<Int32(owners.count) where phone != published.phone {
+                    let key = "\(phone) \(d) \(epoch.start / SimDuration.day)"
+                    guard met.contains(phone) else {
+                        #expect(mine[key] == nil, "Tx match at a phone that never met the case")
+                        continue
+                    }
+                    let trace = p6.rx.days.flatMap { $0.trace(Int(phone)) }
+                    let library = P6Matcher.match(epoch: epoch, rxTrace: trace).matches.count
+                    #expect((mine[key] ?? 0) == library)
+                    checked += 1
+                    if library > 0 && truth.isCloseContact(published.person, owners[Int(phone)]) { closeWithMatch += 1 }
+                }
+            }
+        }
+        #expect(checked > 50 && closeWithMatch > 5)
+    }
+
+    /// Rx co-location full matches are exactly the library's `P6Matcher.matchRx` of each disclosed
+    /// Rx trace against every other phone's trace, up to the disclosure time.
+    @Test func rxCoLocationMatchesAreTheLibrarys() throws {
+        let (sim, _) = Self.enabled
+        let p6 = try #require(sim.p6)
+        var mine: [String: Int] = [:]
+        for m in p6.fullMatches where !m.byTx { mine["\(m.phone) \(m.disclosure)", default: 0] += 1 }
+        let traces = (0..<sim.fleet.count).map { phone in p6.rx.days.flatMap { $0.trace(phone) } }
+        var found = 0
+        for (d, published) in p6.disclosures.enumerated() where !published.disclosure.rxTrace.isEmpty {
+            for phone in traces.indices where phone != Int(published.phone) {
+                let library = P6Matcher.matchRx(disclosed: published.disclosure.rxTrace, local: traces[phone], notAfter: published.at)
+                #expect((mine["\(phone) \(d)"] ?? 0) == library.fullMatches.count)
+                found += library.fullMatches.count
+            }
+        }
+        #expect(found > 0)
+    }
+
+    @Test func iPhonesThatNeverTransmitAreNeverFoundByTxMatching() throws {
+        let (sim, results) = Self.enabled
+        let p6 = try #require(sim.p6)
+        let iosDisclosers = p6.disclosures.filter { p6.phoneIsIOS[Int($0.phone)] }.count
+        #expect(iosDisclosers > 0 && iosDisclosers < p6.disclosures.count)
+        let tx = p6.fullMatches.filter(\.byTx)
+        #expect(!tx.isEmpty)
+        #expect(tx.allSatisfy { !p6.phoneIsIOS[Int(p6.disclosures[Int($0.disclosure)].phone)] })
+        #expect(CompleteRunTests.int(results.summary["p6"]?["tx_full_matches"]) == Int64(tx.count))
+    }
+}
