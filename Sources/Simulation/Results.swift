@@ -1,3 +1,4 @@
+import GSL
 /// A value in a run's reported results; keeps key order so reports read in a sensible order.
 public indirect enum ReportValue: Equatable, Sendable {
     case integer(Int64)
@@ -22,6 +23,18 @@ public indirect enum ReportValue: Equatable, Sendable {
     public subscript(key: String) -> ReportValue? {
         guard case .object(let entries) = self else { return nil }
         return entries.first { $0.0 == key }?.1
+    }
+}
+
+extension ReportValue {
+    /// A rate x / n with its Clopper–Pearson 95% interval (GSL), times `scale` (e.g. 1,000 for
+    /// "per 1,000"); with n = 0 the estimate is "n/a".
+    public static func proportion(_ x: Int, of n: Int, scale: Double = 1) -> ReportValue {
+        guard n > 0 else { return .object([("estimate", .text("n/a")), ("trials", .integer(0))]) }
+        let ci = Proportion.clopperPearson(successes: x, trials: n)
+        return .object([("estimate", .number(ci.estimate * scale)), ("ci_lower", .number(ci.lower * scale)),
+                        ("ci_upper", .number(ci.upper * scale)), ("confidence", .number(ci.confidence)),
+                        ("successes", .integer(Int64(x))), ("trials", .integer(Int64(n)))])
     }
 }
 

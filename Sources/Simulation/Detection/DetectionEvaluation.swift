@@ -114,13 +114,7 @@ extension ExposureDetection {
             }
         }
         let sortedLatency = Statistics.sorted(latencies)
-        func interval(_ x: Int, _ n: Int, scale: Double = 1) -> ReportValue {
-            guard n > 0 else { return .object([("estimate", .text("n/a")), ("trials", .integer(0))]) }
-            let ci = Proportion.clopperPearson(successes: x, trials: n)
-            return .object([("estimate", .number(ci.estimate * scale)), ("ci_lower", .number(ci.lower * scale)),
-                            ("ci_upper", .number(ci.upper * scale)), ("confidence", .number(ci.confidence)),
-                            ("successes", .integer(Int64(x))), ("trials", .integer(Int64(n)))])
-        }
+        func interval(_ x: Int, _ n: Int, scale: Double = 1) -> ReportValue { .proportion(x, of: n, scale: scale) }
         let summary = ReportValue.object([
             ("preset", .text(parameters.preset.rawValue)),
             ("model", .text({ if case .v1 = parameters.model { "gaen-v1" } else { "gaen-v2" } }())),

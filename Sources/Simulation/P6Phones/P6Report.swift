@@ -24,13 +24,7 @@ extension P6Run {
         let eligible = Set(truth.eligible.keys)
         let hit = eligible.intersection(notified).count
         let byTx = notifications.values.filter(\.byTx).count
-        func interval(_ x: Int, _ n: Int, scale: Double = 1) -> ReportValue {
-            guard n > 0 else { return .object([("estimate", .text("n/a")), ("trials", .integer(0))]) }
-            let ci = Proportion.clopperPearson(successes: x, trials: n)
-            return .object([("estimate", .number(ci.estimate * scale)), ("ci_lower", .number(ci.lower * scale)),
-                            ("ci_upper", .number(ci.upper * scale)), ("confidence", .number(ci.confidence)),
-                            ("successes", .integer(Int64(x))), ("trials", .integer(Int64(n)))])
-        }
+        func interval(_ x: Int, _ n: Int, scale: Double = 1) -> ReportValue { .proportion(x, of: n, scale: scale) }
         let txFull = fullMatches.filter(\.byTx).count
         let latencies = Statistics.sorted(notifications.values.map { Double($0.at - disclosures[Int($0.disclosure)].testedAt) / 3600 })
         func latency(_ q: Double) -> ReportValue { latencies.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: latencies, q)) }
