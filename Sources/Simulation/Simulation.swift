@@ -105,7 +105,7 @@ public final class Simulation {
             let fresh = takeNewPackages()
             publishedPackages += fresh
             distribution.publish(fresh)
-            let downloads = distribution.advance(until: dayStart + SimDuration.day)
+            let downloads = distribution.advance(until: dayStart + SimDuration.day, unavailableContactPhones: availability.appCannotRun)
             try detection.process(dayIndex: dayIndex, downloads: downloads, packages: publishedPackages, encounters: encounters)
             analytics?.day(end: dayStart + SimDuration.day, checks: distribution.checkSessions, detection: detection,
                            availability: availability)

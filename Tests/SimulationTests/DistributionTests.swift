@@ -114,6 +114,29 @@ import Testing
     }
 
     /// Package requests are billed at the zip's real size, and the zips are real signed exports.
+    /// A contact phone whose app cannot run on a day (phone off, force-closed, uninstalled in the
+    /// simulation) makes no request that day and fetches what it missed the next day; the others
+    /// are unaffected.
+    @Test func contactPhonesUnavailableForADayCatchUpAfterwards() throws {
+        let packages = try SyntheticPackages.make(flavor: .cwa, start: start, days: 3, casesPerDay: 48, keysPerCase: 2, seed: 5)
+        func run(unavailableOnDay1: [Bool]) -> [[PackageDownload]] {
+            let m = model(Self.quiet, .cwa, contact: 3)
+            m.publish(packages)
+            return (1...3).map { day in m.advance(until: start + Int64(day) * 86_400, unavailableContactPhones: day == 2 ? unavailableOnDay1 : []) }
+        }
+        let normal = run(unavailableOnDay1: []), blocked = run(unavailableOnDay1: [false, true, false])
+        #expect(normal[1].contains { $0.phone == 1 } && !blocked[1].contains { $0.phone == 1 })
+        for day in 0..<3 { #expect(normal[day].filter { $0.phone != 1 } == blocked[day].filter { $0.phone != 1 }) }
+        // Day 2's first check fetches everything published meanwhile, each hour exactly once.
+        let missed = Set(normal[1].filter { $0.phone == 1 }.map(\.package))
+        let caughtUp = blocked[2].filter { $0.phone == 1 }
+        #expect(!missed.isEmpty && Set(caughtUp.map(\.package)).count == caughtUp.count)
+        let hours = { (ds: [PackageDownload]) in Set(ds.flatMap { d -> [Int64] in
+            let p = packages[d.package]; return Array(stride(from: p.covers.lowerBound, to: p.covers.upperBound, by: 3_600)) }) }
+        #expect(hours(normal[1].filter { $0.phone == 1 } + normal[2].filter { $0.phone == 1 })
+                == hours(caughtUp))
+    }
+
     @Test func bytesPerPackageRequestAreTheZipSizes() throws {
         let made = try SyntheticPackages.makeWithArchives(flavor: .immuni, start: start, days: 1, casesPerDay: 100, seed: 2)
         for (p, zip) in made.prefix(3) {

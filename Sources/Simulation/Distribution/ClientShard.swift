@@ -69,6 +69,9 @@ struct ClientShardCore {
     var bytesSample: [[Int]] = []
     let firstSample: Int, sampleCount: Int
     var forcedOffline: [Int: Range<SimTime>] = [:]
+    /// Contact phones that cannot run the app during the current `advance` (phone off,
+    /// app force-closed, uninstalled: the simulation's availability of the day), by phone.
+    var unavailableContactPhones: [Bool] = []
     /// Packages of the session being planned.
     private var plan: [Int] = []
     /// Days whose hour index the session being planned reads.
@@ -136,6 +139,7 @@ struct ClientShardCore {
         }
         var offline = st.flags & ClientState.offlineFlag != 0
         if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
+        if c < unavailableContactPhones.count && unavailableContactPhones[c] { offline = true }
         if offline {
             counters.add(.offlineChecks, 1, minute: minute)
             st.attempt = 0

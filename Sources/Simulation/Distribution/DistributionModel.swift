@@ -78,10 +78,15 @@ public final class DistributionModel {
 
     /// Processes every client event before `until` and returns the downloads by contact-population
     /// phones, ordered by (time, phone, package).
-    public func advance(until end: SimTime) -> [PackageDownload] {
+    /// - Parameter unavailableContactPhones: contact phones that cannot run the app until then
+    ///   (by app-phone index; their checks count as offline and they catch up afterwards).
+    public func advance(until end: SimTime, unavailableContactPhones: [Bool] = []) -> [PackageDownload] {
         precondition(end >= now, "advance(until:) before now")
         let all = shards
-        for s in all { s.core.context.catalog = catalog }
+        for s in all {
+            s.core.context.catalog = catalog
+            s.core.unavailableContactPhones = unavailableContactPhones
+        }
         forEachShard(count: all.count, threads: all.count) { range in
             for i in range { all[i].advance(until: end) }
         }

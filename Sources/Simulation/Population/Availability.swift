@@ -52,6 +52,9 @@ final class PhoneAvailability {
     @inline(__always)
     func exchangesBeacons(_ phone: Int) -> Bool { !uninstalled[phone] && !bluetoothOff[phone] && !phoneOff[phone] }
 
+    /// Whether the app cannot run today (no downloads, no detection); Bluetooth alone does not stop it.
+    var appCannotRun: [Bool] { (0..<uninstalled.count).map { uninstalled[$0] || phoneOff[$0] || forceClosed[$0] } }
+
     var counts: (uninstalled: Int, bluetoothOff: Int, phoneOff: Int, forceClosed: Int, unavailable: Int) {
         var u = 0, b = 0, o = 0, f = 0, any = 0
         for i in 0..<uninstalled.count {
