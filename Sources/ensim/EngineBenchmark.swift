@@ -60,6 +60,7 @@ struct EngineBenchmark: ParsableCommand {
 
     func run() throws {
         let simpy = pythonReference ? SimPyReference(script: simpyScript) : nil
+        let loadBefore = Self.loadAverage
         var configurations: [[String: Any]] = []
         var comparisons: [[String: Any]] = []
         for pendingCount in pending {
@@ -160,6 +161,9 @@ struct EngineBenchmark: ParsableCommand {
             "targets": ["events_per_second_at_1000_pending": 10e6, "events_per_second_at_1000000_pending": 3e6,
                         "ratio_to_simpy": 20],
         ]
+        if let loadBefore, let loadAfter = Self.loadAverage {
+            result["load_average"] = "\(loadBefore) at start, \(loadAfter) at end (1, 5, 15 min; 2 cores shared with other jobs)"
+        }
         if queueComparison { result["queue_comparison"] = comparisons }
         if let simpy {
             result["simpy"] = simpy.isAvailable
@@ -177,6 +181,12 @@ struct EngineBenchmark: ParsableCommand {
         while size < min(count, Self.maximumTableSize) { size *= 2 }
         let rng = RandomStream(seed: seed, stream: "bench.engine.hold")
         return (0..<size).map { _ in Int64(rng.exponential(mean: mean).rounded()) }
+    }
+
+    /// The first three fields of /proc/loadavg (Linux), e.g. "2.10 2.25 1.90".
+    static var loadAverage: String? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     static var buildConfiguration: String {
