@@ -23,8 +23,10 @@ let package = Package(
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
         .target(name: "GSL", dependencies: ["CGSL"]),
 
-        // Layer 2: domain-free discrete-event engine.
+        // Layer 2: domain-free discrete-event engine (CPrefetch: one inline C function, a prefetch hint).
+        .target(name: "CPrefetch"),
         .target(name: "EventEngine", dependencies: [
+            "CPrefetch",
             .product(name: "HeapModule", package: "swift-collections"),
         ]),
 

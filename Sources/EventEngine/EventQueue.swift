@@ -47,6 +47,8 @@ public protocol EntryPriorityQueue {
     /// Removes the minimum and inserts `entry` (precondition: not empty); returns the old minimum.
     mutating func replaceMin(with entry: QueueEntry) -> QueueEntry
     mutating func reserveCapacity(_ n: Int)
+    /// Hints that the minimum is about to be removed (e.g. prefetches what removing it reads).
+    func prefetchMin()
 }
 
 extension EntryPriorityQueue {
@@ -59,6 +61,9 @@ extension EntryPriorityQueue {
 
     @inlinable
     public mutating func reserveCapacity(_ n: Int) {}
+
+    @inlinable
+    public func prefetchMin() {}
 }
 
 /// Implicit 4-ary min-heap in one contiguous array.

@@ -43,7 +43,10 @@ struct EngineBenchmark: ParsableCommand {
     @Option(help: "Path of the SimPy hold-model script.")
     var simpyScript = "Results/benchmarks/simpy_hold.py"
 
-    @Flag(inversion: .prefixedNo, help: "Also compare the 4-ary heap with swift-collections' Heap on the bare queue.")
+    @Flag(inversion: .prefixedNo, help: "Also run the engine over a fixed-geometry CalendarQueue (slow on this model).")
+    var fixedCalendar = true
+
+    @Flag(inversion: .prefixedNo, help: "Also compare the queues (4-ary heap, swift-collections' Heap, calendar queues) bare.")
     var queueComparison = true
 
     /// Increments table size cap (2^22 entries, 32 MB).
@@ -57,28 +60,35 @@ struct EngineBenchmark: ParsableCommand {
 
     func run() throws {
         let simpy = pythonReference ? SimPyReference(script: simpyScript) : nil
+        let loadBefore = Self.loadAverage
         var configurations: [[String: Any]] = []
         var comparisons: [[String: Any]] = []
         for pendingCount in pending {
             let warmup = pendingCount
             let increments = drawIncrements(count: pendingCount + warmup + events)
-            var samples: [Double] = []
+            // The default engine (`Engine`, over the self-sizing calendar queue), the same engine
+            // over the 4-ary heap (the default before) and over a `CalendarQueue` of fixed geometry
+            // sized for the workload. Repetitions alternate between them, so a change of machine
+            // load during the run affects all three alike.
+            var samples: [Double] = [], heap: [Double] = [], calendar: [Double] = []
             for _ in 0..<repetitions {
                 samples.append(HoldModel.engineSeconds(pending: pendingCount, warmup: warmup, events: events,
                                                        increments: increments))
+                heap.append(HoldModel.engineSeconds(QueuedEngine<HoldEvent, QuaternaryHeap>(start: 0),
+                                                    pending: pendingCount, warmup: warmup, events: events,
+                                                    increments: increments))
+                if fixedCalendar {
+                    calendar.append(HoldModel.engineSeconds(QueuedEngine<HoldEvent, CalendarQueue>(
+                        start: 0, queue: CalendarQueue(pending: pendingCount, meanDelay: mean)),
+                        pending: pendingCount, warmup: warmup, events: events, increments: increments))
+                }
             }
             let best = samples.min()!
-            // The same engine over a calendar queue sized for the workload.
-            let calendar = (0..<repetitions).map { _ in
-                HoldModel.engineSeconds(QueuedEngine<HoldEvent, CalendarQueue>(
-                    start: 0, queue: CalendarQueue(pending: pendingCount, meanDelay: mean)),
-                    pending: pendingCount, warmup: warmup, events: events, increments: increments)
-            }
-            let calendarBest = calendar.min()!
+            let heapBest = heap.min()!
             var configuration: [String: Any] = [
-                "calendar_engine_events_per_second": Double(events) / calendarBest,
-                "calendar_engine_all_events_per_second": calendar.map { Double(events) / $0 },
-                "calendar_geometry": "\(CalendarQueue(pending: pendingCount, meanDelay: mean).widthShift) / \(CalendarQueue(pending: pendingCount, meanDelay: mean).ringShift) (log2 bucket seconds / log2 buckets)",
+                "heap_engine_events_per_second": Double(events) / heapBest,
+                "heap_engine_all_events_per_second": heap.map { Double(events) / $0 },
+                "speedup_over_heap_engine": heapBest / best,
                 "pending": pendingCount,
                 "events": events,
                 "warmup_events": warmup,
@@ -86,12 +96,21 @@ struct EngineBenchmark: ParsableCommand {
                 "events_per_second": Double(events) / best,
                 "all_events_per_second": samples.map { Double(events) / $0 },
             ]
+            if fixedCalendar {
+                let geometry = CalendarQueue(pending: pendingCount, meanDelay: mean)
+                configuration["calendar_engine_events_per_second"] = Double(events) / calendar.min()!
+                configuration["calendar_engine_all_events_per_second"] = calendar.map { Double(events) / $0 }
+                configuration["calendar_geometry"] = "\(geometry.widthShift) / \(geometry.ringShift) (log2 bucket seconds / log2 buckets)"
+            }
             if let simpy, simpy.isAvailable {
                 let reference = try simpy.run(pending: pendingCount, events: simpyEvents, mean: mean, seed: seed)
                 configuration["simpy_events"] = simpyEvents
                 configuration["simpy_events_per_second"] = reference
                 configuration["ratio_to_simpy"] = Double(events) / best / reference
-                configuration["calendar_engine_ratio_to_simpy"] = Double(events) / calendarBest / reference
+                configuration["heap_engine_ratio_to_simpy"] = Double(events) / heapBest / reference
+                if fixedCalendar {
+                    configuration["calendar_engine_ratio_to_simpy"] = Double(events) / calendar.min()! / reference
+                }
             }
             configurations.append(configuration)
 
@@ -109,7 +128,12 @@ struct EngineBenchmark: ParsableCommand {
                     HoldModel.queueSeconds(CalendarQueue.self, pending: pendingCount, warmup: warmup, events: queueEvents,
                                            increments: increments) { CalendarQueue(pending: pendingCount, meanDelay: mean) }
                 }.min()!
+                let adaptiveQueue = (0..<repetitions).map { _ in
+                    HoldModel.queueSeconds(AdaptiveCalendarQueue.self, pending: pendingCount, warmup: warmup,
+                                           events: queueEvents, increments: increments)
+                }.min()!
                 comparisons.append([
+                    "adaptive_calendar_queue_events_per_second": Double(queueEvents) / adaptiveQueue,
                     "calendar_queue_events_per_second": Double(queueEvents) / calendarQueue,
                     "pending": pendingCount,
                     "events": queueEvents,
@@ -128,13 +152,18 @@ struct EngineBenchmark: ParsableCommand {
                 + "pre-drawn before timing (table of at most \(Self.maximumTableSize), reused cyclically)",
             "repetitions": repetitions,
             "reported": "fastest repetition",
-            "queue": "QuaternaryHeap (4-ary, 24-byte entries, payloads in a slot table)",
+            "queue": "Engine = QueuedEngine over AdaptiveCalendarQueue (Brown's calendar queue sized to the pending count, "
+                + "linked nodes in a pool, huge pages); heap_engine = the same engine over QuaternaryHeap (4-ary, 24-byte entries); "
+                + "payloads in a slot table, next event's slot and node prefetched",
             "build": Self.buildConfiguration,
             "processors": ProcessInfo.processInfo.activeProcessorCount,
             "configurations": configurations,
             "targets": ["events_per_second_at_1000_pending": 10e6, "events_per_second_at_1000000_pending": 3e6,
                         "ratio_to_simpy": 20],
         ]
+        if let loadBefore, let loadAfter = Self.loadAverage {
+            result["load_average"] = "\(loadBefore) at start, \(loadAfter) at end (1, 5, 15 min; 2 cores shared with other jobs)"
+        }
         if queueComparison { result["queue_comparison"] = comparisons }
         if let simpy {
             result["simpy"] = simpy.isAvailable
@@ -154,6 +183,12 @@ struct EngineBenchmark: ParsableCommand {
         return (0..<size).map { _ in Int64(rng.exponential(mean: mean).rounded()) }
     }
 
+    /// The first three fields of /proc/loadavg (Linux), e.g. "2.10 2.25 1.90".
+    static var loadAverage: String? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     static var buildConfiguration: String {
         #if DEBUG
         "debug (numbers not representative; use swift build -c release)"
@@ -171,7 +206,7 @@ struct HoldEvent: EventKind {
 }
 
 enum HoldModel {
-    /// Seconds for `events` hold steps on the engine, after `warmup` untimed steps.
+    /// Seconds for `events` hold steps on the default engine (`Engine`), after `warmup` untimed steps.
     static func engineSeconds(pending: Int, warmup: Int, events: Int, increments: [Int64]) -> Double {
         engineSeconds(Engine<HoldEvent>(start: 0), pending: pending, warmup: warmup, events: events, increments: increments)
     }
