@@ -113,8 +113,8 @@ struct EngineState<Event, Queue: EntryPriorityQueue> {
 /// - The queue of `Engine<Event>` is an `AdaptiveCalendarQueue` (a calendar queue that sizes
 ///   itself to the pending count: O(1) per event where a heap pays log n cache misses; 1.6-1.9x
 ///   the heap engine on the hold benchmark at 1,000 and 1,000,000 pending events). Any
-///   `EntryPriorityQueue` works (`QueuedEngine<Event, QuaternaryHeap>`, a `CalendarQueue` of
-///   fixed geometry); all deliver exactly the same order.
+///   `EntryPriorityQueue` works (e.g. `QueuedEngine<Event, QuaternaryHeap>`); all deliver
+///   exactly the same order.
 public typealias Engine<Event: EventKind> = QueuedEngine<Event, AdaptiveCalendarQueue>
 
 /// The engine over a chosen priority queue (see `Engine`).
@@ -134,7 +134,7 @@ public final class QueuedEngine<Event: EventKind, Queue: EntryPriorityQueue> {
 
     public convenience init(start: SimTime) { self.init(start: start, queue: Queue()) }
 
-    /// An engine over `queue` (empty; e.g. a `CalendarQueue` with a geometry fitting the workload).
+    /// An engine over `queue` (empty; e.g. a queue pre-sized for the workload).
     public init(start: SimTime, queue: Queue) {
         precondition(queue.count == 0, "the engine needs an empty queue")
         state = .allocate(capacity: 1)

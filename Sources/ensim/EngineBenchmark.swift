@@ -43,10 +43,7 @@ struct EngineBenchmark: ParsableCommand {
     @Option(help: "Path of the SimPy hold-model script.")
     var simpyScript = "Results/benchmarks/simpy_hold.py"
 
-    @Flag(inversion: .prefixedNo, help: "Also run the engine over a fixed-geometry CalendarQueue (slow on this model).")
-    var fixedCalendar = true
-
-    @Flag(inversion: .prefixedNo, help: "Also compare the queues (4-ary heap, swift-collections' Heap, calendar queues) bare.")
+    @Flag(inversion: .prefixedNo, help: "Also compare the queues (calendar queue, 4-ary heap, swift-collections' Heap) bare.")
     var queueComparison = true
 
     /// Increments table size cap (2^22 entries, 32 MB).
@@ -66,22 +63,16 @@ struct EngineBenchmark: ParsableCommand {
         for pendingCount in pending {
             let warmup = pendingCount
             let increments = drawIncrements(count: pendingCount + warmup + events)
-            // The default engine (`Engine`, over the self-sizing calendar queue), the same engine
-            // over the 4-ary heap (the default before) and over a `CalendarQueue` of fixed geometry
-            // sized for the workload. Repetitions alternate between them, so a change of machine
-            // load during the run affects all three alike.
-            var samples: [Double] = [], heap: [Double] = [], calendar: [Double] = []
+            // The default engine (`Engine`, over the self-sizing calendar queue) and the same engine
+            // over the 4-ary heap (the default before). Repetitions alternate between them, so a
+            // change of machine load during the run affects both alike.
+            var samples: [Double] = [], heap: [Double] = []
             for _ in 0..<repetitions {
                 samples.append(HoldModel.engineSeconds(pending: pendingCount, warmup: warmup, events: events,
                                                        increments: increments))
                 heap.append(HoldModel.engineSeconds(QueuedEngine<HoldEvent, QuaternaryHeap>(start: 0),
                                                     pending: pendingCount, warmup: warmup, events: events,
                                                     increments: increments))
-                if fixedCalendar {
-                    calendar.append(HoldModel.engineSeconds(QueuedEngine<HoldEvent, CalendarQueue>(
-                        start: 0, queue: CalendarQueue(pending: pendingCount, meanDelay: mean)),
-                        pending: pendingCount, warmup: warmup, events: events, increments: increments))
-                }
             }
             let best = samples.min()!
             let heapBest = heap.min()!
@@ -96,21 +87,12 @@ struct EngineBenchmark: ParsableCommand {
                 "events_per_second": Double(events) / best,
                 "all_events_per_second": samples.map { Double(events) / $0 },
             ]
-            if fixedCalendar {
-                let geometry = CalendarQueue(pending: pendingCount, meanDelay: mean)
-                configuration["calendar_engine_events_per_second"] = Double(events) / calendar.min()!
-                configuration["calendar_engine_all_events_per_second"] = calendar.map { Double(events) / $0 }
-                configuration["calendar_geometry"] = "\(geometry.widthShift) / \(geometry.ringShift) (log2 bucket seconds / log2 buckets)"
-            }
             if let simpy, simpy.isAvailable {
                 let reference = try simpy.run(pending: pendingCount, events: simpyEvents, mean: mean, seed: seed)
                 configuration["simpy_events"] = simpyEvents
                 configuration["simpy_events_per_second"] = reference
                 configuration["ratio_to_simpy"] = Double(events) / best / reference
                 configuration["heap_engine_ratio_to_simpy"] = Double(events) / heapBest / reference
-                if fixedCalendar {
-                    configuration["calendar_engine_ratio_to_simpy"] = Double(events) / calendar.min()! / reference
-                }
             }
             configurations.append(configuration)
 
@@ -124,17 +106,12 @@ struct EngineBenchmark: ParsableCommand {
                     HoldModel.queueSeconds(CollectionsHeapQueue.self, pending: pendingCount, warmup: warmup,
                                            events: queueEvents, increments: increments)
                 }.min()!
-                let calendarQueue = (0..<repetitions).map { _ in
-                    HoldModel.queueSeconds(CalendarQueue.self, pending: pendingCount, warmup: warmup, events: queueEvents,
-                                           increments: increments) { CalendarQueue(pending: pendingCount, meanDelay: mean) }
-                }.min()!
                 let adaptiveQueue = (0..<repetitions).map { _ in
                     HoldModel.queueSeconds(AdaptiveCalendarQueue.self, pending: pendingCount, warmup: warmup,
                                            events: queueEvents, increments: increments)
                 }.min()!
                 comparisons.append([
                     "adaptive_calendar_queue_events_per_second": Double(queueEvents) / adaptiveQueue,
-                    "calendar_queue_events_per_second": Double(queueEvents) / calendarQueue,
                     "pending": pendingCount,
                     "events": queueEvents,
                     "quaternary_heap_events_per_second": Double(queueEvents) / quaternary,

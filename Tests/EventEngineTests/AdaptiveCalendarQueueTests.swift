@@ -77,8 +77,8 @@ import Testing
         for (seed, maxDelay) in [(UInt64(1), 100), (2, 5_000), (3, 400), (4, 1_000_000), (5, 30)] {
             var heap = QuaternaryHeap()
             var calendar = AdaptiveCalendarQueue()
-            let expected = CalendarQueueTests.replay(&heap, seed: seed, operations: 20_000, maxDelay: maxDelay)
-            let actual = CalendarQueueTests.replay(&calendar, seed: seed, operations: 20_000, maxDelay: maxDelay)
+            let expected = QueueWorkloads.replay(&heap, seed: seed, operations: 20_000, maxDelay: maxDelay)
+            let actual = QueueWorkloads.replay(&calendar, seed: seed, operations: 20_000, maxDelay: maxDelay)
             #expect(actual == expected, "seed \(seed), max delay \(maxDelay)")
         }
     }
@@ -146,8 +146,8 @@ import Testing
     /// delivers, with cancellations (stale entries, compaction) and a recurring series.
     @Test func engineDeliversTheSameAsTheHeapEngine() {
         for seed in UInt64(1)...4 {
-            let heap = CalendarEngineTests.trace(QueuedEngine<Note, QuaternaryHeap>(start: 0), seed: seed)
-            let calendar = CalendarEngineTests.trace(QueuedEngine<Note, AdaptiveCalendarQueue>(start: 0), seed: seed)
+            let heap = QueueWorkloads.trace(QueuedEngine<Note, QuaternaryHeap>(start: 0), seed: seed)
+            let calendar = QueueWorkloads.trace(QueuedEngine<Note, AdaptiveCalendarQueue>(start: 0), seed: seed)
             #expect(heap.count > 1_000)
             #expect(calendar == heap)
         }
