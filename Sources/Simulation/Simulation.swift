@@ -117,6 +117,11 @@ public final class Simulation {
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: fleet.count, contacts: totalContacts, scanInstances: totalScans))
         }
+        return finalResults(daily: daily, analytics: analytics)
+    }
+
+    /// Summary sections, tables and files of every layer, once the last day has run.
+    private func finalResults(daily: ResultTable, analytics: SimulatedDetections?) -> SimulationResults {
         var files = [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
         files += pipeline.publisher.exports
         let delivered = distribution.results()
@@ -138,7 +143,7 @@ public final class Simulation {
                                         tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables + p6Tables,
                                         files: files)
         if let analytics { return analytics.attached(to: results) }
-        return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)  // analytics
+        return AnalyticsRun.attached(to: results, config: config, phoneOS: population.phoneOS)
     }
 
     private func makePipeline() throws {
