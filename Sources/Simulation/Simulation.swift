@@ -125,7 +125,8 @@ public final class Simulation {
         var files = [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
         files += pipeline.publisher.exports
         let delivered = distribution.results()
-        let detected = detection.finish(groundTruth: closeContactHistory, cases: positiveCases)
+        let truth = detection.truth(groundTruth: closeContactHistory, cases: positiveCases)
+        let detected = detection.finish(truth: truth, cases: positiveCases)
         var summary = summary()
         if case .object(var entries) = summary {
             entries += [("distribution", delivered.summary), ("detection", detected.summary)]
@@ -133,7 +134,7 @@ public final class Simulation {
         }
         var p6Tables: [NamedTable] = []
         if let p6, case .object(var entries) = summary {
-            let report = p6.finish(truth: detection.truth(groundTruth: closeContactHistory, cases: positiveCases), gaen: detected.summary,
+            let report = p6.finish(truth: truth, gaen: detected.summary,
                                    distribution: delivered.summary, uploads: pipeline.uploads.count)
             entries.append(("p6", report.summary))
             summary = .object(entries)

@@ -89,7 +89,11 @@ extension ExposureDetection {
     /// Scores the run against ground truth. `groundTruth`: the days still held (the
     /// simulation keeps 21); `cases`: every positive case of the run.
     public func finish(groundTruth: [GroundTruthDay], cases: [PositiveCase]) -> DetectionReport {
-        let truth = truth(groundTruth: groundTruth, cases: cases)
+        finish(truth: truth(groundTruth: groundTruth, cases: cases), cases: cases)
+    }
+
+    /// The same with the ground truth already reduced (shared with P6's scoring of the same run).
+    func finish(truth: Truth, cases: [PositiveCase]) -> DetectionReport {
         let notified = Set(notifications.keys)
         let tp = notified.intersection(truth.exposed).count
         let fp = notified.count - tp
