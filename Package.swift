@@ -46,7 +46,7 @@ let package = Package(
         ]),
 
         // Layer 4: the simulation.
-        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "GAEN", "P6",
+        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "CPrefetch", "GAEN", "P6",
                                                  .product(name: "Crypto", package: "swift-crypto")]),
 
         // Layer 5: scenario files and results.

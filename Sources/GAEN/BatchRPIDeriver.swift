@@ -104,7 +104,7 @@ public final class BatchRPIDeriver {
                           into output: UnsafeMutableBufferPointer<RollingProximityIdentifier>) throws(GAENError) -> Int {
         let count = Int(tek.rollingPeriod)
         guard output.count >= count else { throw .outputBufferTooSmall(needed: count, available: output.count) }
-        try derive(rpik: tek.rollingProximityIdentifierKey, firstInterval: tek.rollingStartIntervalNumber,
+        try derive(rpik: tek.subKeys.identifierKey, firstInterval: tek.rollingStartIntervalNumber,
                    into: UnsafeMutableBufferPointer(rebasing: output[0..<count]))
         return count
     }

@@ -1,3 +1,4 @@
+import CPrefetch
 import GAEN
 
 /// Published keys with every RPI they produced, derived once per batch (real AES through
@@ -73,12 +74,23 @@ public final class DiagnosisKeyIndex: @unchecked Sendable {
         self.slotKey = slotKey
         var capacity = 16
         while capacity < total * 2 { capacity <<= 1 }
-        mask = capacity - 1
+        let mask = capacity - 1
+        self.mask = mask
         var table = [UInt32](repeating: 0, count: capacity)
-        for s in 0..<total {
-            var h = Int(truncatingIfNeeded: identifiers[s].value.word0) & mask
-            while table[h] != 0 { h = (h + 1) & mask }
-            table[h] = UInt32(s + 1)
+        identifiers.withUnsafeBufferPointer { ids in
+            table.withUnsafeMutableBufferPointer { table in
+                // The table is far larger than the caches and RPIs hash uniformly, so every insert
+                // is a cache miss: start the miss of a later insert's slot while this one probes.
+                let ahead = 16
+                for s in 0..<total {
+                    if s + ahead < total {
+                        ensim_prefetch(table.baseAddress! + (Int(truncatingIfNeeded: ids[s + ahead].value.word0) & mask))
+                    }
+                    var h = Int(truncatingIfNeeded: ids[s].value.word0) & mask
+                    while table[h] != 0 { h = (h + 1) & mask }
+                    table[h] = UInt32(s + 1)
+                }
+            }
         }
         self.table = table
     }
