@@ -75,6 +75,22 @@ public struct P6Epoch: Hashable, Sendable {
         return try P6Epoch(start: start, duration: Int(t - start), sliceDuration: sliceDuration, iec: iec, epk: epk)
     }
 
+    /// The epoch a phone starts right after disclosing at `t` (the disclosure ends the current
+    /// epoch at once): fresh secrets, from the first slice boundary at or after `t` on the UTC
+    /// day's slice grid (slices stay aligned with every other phone's) to the next UTC midnight.
+    /// Nil when no slice of the day is left.
+    public static func afterDisclosure(at t: Int64, sliceDuration: Int = defaultSliceDuration,
+                                       iec: [UInt8], epk: [UInt8]) throws(P6Error) -> P6Epoch? {
+        guard sliceDuration >= 1 else { throw .invalidSliceDuration(sliceDuration) }
+        let toMidnight = Int64(secondsToNextUTCMidnight(from: t))
+        let midnight = t + toMidnight - Int64(defaultDuration)
+        let d = Int64(sliceDuration)
+        let start = midnight + (t - midnight + d - 1) / d * d
+        let end = t + toMidnight
+        guard start < end else { return nil }
+        return try P6Epoch(start: start, duration: Int(end - start), sliceDuration: sliceDuration, iec: iec, epk: epk)
+    }
+
     /// Seconds from `t` to the next UTC midnight (1...86,400): the duration of a
     /// first (or post-disclosure) epoch started at `t` so that later epochs align with days.
     public static func secondsToNextUTCMidnight(from t: Int64) -> Int {

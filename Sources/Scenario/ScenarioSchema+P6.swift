@@ -4,7 +4,7 @@ import Simulation
 extension ScenarioSchema {
     static let p6: [Field] = [
         Field("enabled", .boolean(default: false),
-              doc: "Run P6 on every app phone beside GAEN and add its results (summary `p6`, p6_comparison.csv). Cases whose GAEN keys were uploaded disclose P6 at the same moment."),
+              doc: "Run P6 on every app phone beside GAEN and add its results (summary `p6`, p6_comparison.csv). Cases whose GAEN keys were uploaded disclose P6 at the same moment. Phones fetch the disclosure files with the `distribution` block's check schedule, offline days, deferrals, retries and CDN (app phones only, their own random streams)."),
         Field("transmit", .section([
             share("ios_share", 0.10, "Share of the day an iPhone advertises iBeacons (P6 or an affiliate app in the foreground; ENSim's round value)."),
             share("android_share", 0.80, "Share of the day an Android phone advertises (background advertising; some models cannot)."),
@@ -15,7 +15,7 @@ extension ScenarioSchema {
         Field("match_threshold", .integer(default: 3, range: 1...100), unit: "slices", doc: "Matched slices needed within the window for a full match (seed: 3)."),
         Field("match_window", .integer(default: 5, range: 1...100), unit: "slices", doc: "Consecutive slices of the sliding match window (seed: 5)."),
         Field("minimum_epoch_age_h", .integer(default: 24, range: 0...336), unit: "hours", doc: "An epoch is disclosed only once it started at least this long ago (seed: 24 h)."),
-        Field("disclosure_file_s", .integer(default: 3_600, range: 60...86_400), unit: "seconds", doc: "Period of the disclosure files every phone downloads (seed: one file each hour)."),
+        Field("disclosure_file_s", .integer(default: 3_600, range: 60...86_400), unit: "seconds", doc: "Period of the disclosure files (seed: one file each hour); periods without disclosures make no file."),
         Field("clock_offset_sigma_s", .number(default: 0.5, range: 0...60), unit: "seconds", doc: "σ of a phone's daily clock error against UTC (seed: synchronised to a second or so)."),
     ]
 }

@@ -51,6 +51,8 @@ public final class Simulation {
     private(set) var closeContactHistory: [GroundTruthDay] = []
     /// P6 phones beside GAEN on the same contacts (the `p6` block; nil when off).
     private(set) var p6: P6Run?
+    /// Package bytes the app phones fetched (P6 compares its disclosure files with them).
+    private var appPhonePackageBytes: Int64 = 0
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     static let groundTruthRetentionDays = 21
@@ -68,7 +70,7 @@ public final class Simulation {
         placements = try! DiscreteDistribution(weights: config.radio.placementShares)
         hourlyScans = Array(repeating: 0, count: config.days * 24)
         if config.p6.enabled {
-            p6 = P6Run(parameters: config.p6, seed: config.seed, start: config.start, days: config.days,
+            p6 = P6Run(parameters: config.p6, distribution: config.distribution, seed: config.seed, start: config.start, days: config.days,
                        phoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
         }
     }
@@ -109,7 +111,8 @@ public final class Simulation {
             try detection.process(dayIndex: dayIndex, downloads: downloads, packages: publishedPackages, encounters: encounters)
             analytics?.day(end: dayStart + SimDuration.day, checks: distribution.checkSessions, detection: detection,
                            availability: availability)
-            p6?.endDay(dayIndex: dayIndex, uploads: pipeline.uploads)
+            appPhonePackageBytes += downloads.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
+            p6?.endDay(dayIndex: dayIndex, uploads: pipeline.uploads, unavailablePhones: availability.appCannotRun)
             day.events = Int64(engine.processedCount - eventsBefore)
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
                          + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex)
@@ -135,7 +138,8 @@ public final class Simulation {
         var p6Tables: [NamedTable] = []
         if let p6, case .object(var entries) = summary {
             let report = p6.finish(truth: truth, gaen: detected.summary,
-                                   distribution: delivered.summary, uploads: pipeline.uploads.count)
+                                   distribution: delivered.summary, uploads: pipeline.uploads.count,
+                                   gaenPayloadBytes: appPhonePackageBytes)
             entries.append(("p6", report.summary))
             summary = .object(entries)
             p6Tables = [report.table]

@@ -38,7 +38,7 @@ struct DistributionBenchmark: ParsableCommand {
     func validate() throws {
         guard (1...200_000_000).contains(clients) else { throw ValidationError("--clients must be from 1 to 200000000") }
         guard (1...60).contains(days) else { throw ValidationError("--days must be from 1 to 60") }
-        guard DistributionFlavor(rawValue: flavor) != nil else { throw ValidationError("--flavor must be cwa or immuni") }
+        guard let kind = DistributionFlavor(rawValue: flavor), kind != .p6 else { throw ValidationError("--flavor must be cwa or immuni") }
     }
 
     func run() throws {

@@ -71,7 +71,8 @@ import Testing
                     if a == published.person, let p = phoneOf[b] { met.insert(p) }
                     if b == published.person, let p = phoneOf[a] { met.insert(p) }
                 }
-                for phone in 0..<Int32(owners.count) where phone != published.phone {
+                // Phones match a disclosure once they fetched its file.
+                for phone in 0..<Int32(owners.count) where phone != published.phone && p6.downloads.hasFetched(phone: Int(phone), disclosure: d) {
                     let key = "\(phone) \(d) \(epoch.start / SimDuration.day)"
                     guard met.contains(phone) else {
                         #expect(mine[key] == nil, "Tx match at a phone that never met the case")
@@ -98,13 +99,42 @@ import Testing
         let traces = (0..<sim.fleet.count).map { phone in p6.rx.days.flatMap { $0.trace(phone) } }
         var found = 0
         for (d, published) in p6.disclosures.enumerated() where !published.disclosure.rxTrace.isEmpty {
-            for phone in traces.indices where phone != Int(published.phone) {
+            for phone in traces.indices where phone != Int(published.phone) && p6.downloads.hasFetched(phone: phone, disclosure: d) {
                 let library = P6Matcher.matchRx(disclosed: published.disclosure.rxTrace, local: traces[phone], notAfter: published.at)
                 #expect((mine["\(phone) \(d)"] ?? 0) == library.fullMatches.count)
                 found += library.fullMatches.count
             }
         }
         #expect(found > 0)
+    }
+
+    /// Disclosure files go through the distribution model: each phone fetches every file once,
+    /// in order, at its own check times; it is notified when it fetched the file.
+    @Test func phonesFetchDisclosureFilesAndAreNotifiedWhenTheyDo() throws {
+        let (sim, results) = Self.enabled
+        let p6 = try #require(sim.p6)
+        let files = p6.downloads.files
+        #expect(files.count > 3)
+        for f in files {
+            for d in f.disclosures { #expect(p6.disclosures[d].fileTime == f.publishedAt && p6.disclosures[d].at < f.publishedAt) }
+        }
+        for (phone, n) in p6.notifications {
+            #expect(p6.downloads.hasFetched(phone: Int(phone), disclosure: Int(n.disclosure)))
+            #expect(n.at >= p6.disclosures[Int(n.disclosure)].fileTime)
+        }
+        var tx: Int64 = 0, rx: Int64 = 0
+        for phone in 0..<p6.phones {
+            for f in files.prefix(Int(p6.downloads.fetched[phone])) { tx += Int64(f.txBytes); rx += Int64(f.rxBytes) }
+        }
+        #expect(tx == p6.downloads.txBytes && rx == p6.downloads.rxBytes && rx > tx)
+        let bytes = results.summary["p6"]?["bytes_per_phone_per_day"]
+        func number(_ v: ReportValue?) -> Double { if case .number(let x)? = v { x } else { .nan } }
+        let phoneDays = Double(p6.phones * p6.days)
+        #expect(number(bytes?["tx_part"]) == Double(tx) / phoneDays && number(bytes?["rx_part"]) == Double(rx) / phoneDays)
+        #expect(number(bytes?["payload"]) == Double(tx + rx) / phoneDays)
+        #expect(number(bytes?["total"]) > number(bytes?["payload"]))
+        // Not every phone fetches a file as soon as it is out (check schedule, offline days, deferrals).
+        #expect(number(results.summary["p6"]?["download"]?["latency_minutes"]?["p90"]) > 60)
     }
 
     @Test func iPhonesThatNeverTransmitAreNeverFoundByTxMatching() throws {

@@ -32,9 +32,10 @@ struct DistributionContext: Sendable {
     var catalog: PackageCatalog
     /// Clients whose index is a multiple of this are in the bytes-per-client-day sample.
     let sampleStride: Int
+    /// Names the per-check streams (a second model beside GAEN's draws its own).
+    let checkStream: String
 
-    static let checkStream = "distribution.check"
-    var checkFamily: StreamFamily { StreamFamily(seed: seed, stream: Self.checkStream) }
+    var checkFamily: StreamFamily { StreamFamily(seed: seed, stream: checkStream) }
 }
 
 /// A contiguous range of clients with its own random stream and counters.
@@ -80,7 +81,7 @@ struct ClientShardCore {
     init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
         lower = range.lowerBound
         self.context = context
-        rng = RandomStream(seed: context.seed, stream: DistributionContext.checkStream, generator: .taus2)
+        rng = RandomStream(seed: context.seed, stream: context.checkStream, generator: .taus2)
         checkFamily = context.checkFamily
         let stride = context.sampleStride
         firstSample = (range.lowerBound + stride - 1) / stride
@@ -197,7 +198,7 @@ struct ClientShardCore {
 
         plan.removeAll(keepingCapacity: true)
         switch context.flavor {
-        case .immuni:
+        case .immuni, .p6:
             if anyNew { for s in (w + 1)..<visible { plan.append(s) } }
             failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
                               status: anyNew ? nil : .notModified)

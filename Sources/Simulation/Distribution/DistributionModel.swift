@@ -41,8 +41,9 @@ public final class DistributionModel {
     /// - Parameters:
     ///   - contactPhoneIsIOS: OS of each contact-population app phone (index = app-phone index).
     ///   - threads: shards run in parallel; results do not depend on it.
+    ///   - checkStream: names the clients' per-check streams (a second model uses its own).
     public init(parameters: DistributionParameters, flavor: DistributionFlavor, seed: UInt64, start: SimTime,
-                contactPhoneIsIOS: [Bool], threads: Int) {
+                contactPhoneIsIOS: [Bool], threads: Int, checkStream: String = "distribution.check") {
         self.parameters = parameters
         self.flavor = flavor
         self.start = start
@@ -52,7 +53,8 @@ public final class DistributionModel {
         let clients = max(parameters.clients, contactPhoneIsIOS.count)
         let stride = max(1, (clients + parameters.bytesSampleClients - 1) / max(1, parameters.bytesSampleClients))
         let ctx = DistributionContext(parameters: parameters, flavor: flavor, seed: seed, start: start,
-                                      contactPhones: contactPhoneIsIOS.count, catalog: PackageCatalog(), sampleStride: stride)
+                                      contactPhones: contactPhoneIsIOS.count, catalog: PackageCatalog(), sampleStride: stride,
+                                      checkStream: checkStream)
         let workers = max(1, min(threads, clients))
         let per = (clients + workers - 1) / max(1, workers)
         let ranges = (0..<workers).map { w in (w * per)..<min(clients, (w + 1) * per) }.filter { !$0.isEmpty }

@@ -6,6 +6,9 @@ public enum DistributionFlavor: String, Sendable, CaseIterable {
     case cwa
     /// Immuni: `/v1/keys/index` (oldest, newest) then every newer chunk.
     case immuni
+    /// P6 disclosure files: the phone remembers the last file it fetched (P6 seed), so like
+    /// Immuni an index (oldest, newest) then every newer file.
+    case p6
 }
 
 /// Client download behaviour and CDN model (scenario block `distribution`).

@@ -24,7 +24,9 @@ struct P6DisclosureBuilder {
     let seed: UInt64
     let phoneIsIOS: [Bool]
 
-    func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime) -> P6PublishedDisclosure {
+    /// - Parameter disclosedAt: the phone's disclosure times so far, this one included (each
+    ///   ended the epoch then in use and started a new one).
+    func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime, disclosedAt: [SimTime]) -> P6PublishedDisclosure {
         let t = upload.at, phone = Int(upload.phone)
         let uploadDay = SimClock.dayNumber(t)
         let first = max(upload.positiveCase.infectiousFromDay, uploadDay - Int64(parameters.rxRetentionDays) + 1)
@@ -33,17 +35,23 @@ struct P6DisclosureBuilder {
         var trace: [P6RxRecord] = []
         for dayNumber in stride(from: first, through: uploadDay, by: 1) {
             let midnight = dayNumber * SimDuration.day
-            guard midnight + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
-            var epoch = P6PhoneModel.epoch(seed: seed, phone: phone, midnight: midnight, sliceSeconds: parameters.sliceSeconds, stream: stream)
-            // A disclosure ends the current epoch at once.
-            if epoch.end > t { epoch = try! epoch.ended(at: t) }
-            epochs.append(epoch)
-            guard let day = rx.day(Int((midnight - start) / SimDuration.day)) else { continue }
+            let before = disclosedAt.filter { SimClock.dayNumber($0) == dayNumber && $0 <= t }
+            let used = P6PhoneModel.epochs(seed: seed, phone: phone, midnight: midnight, sliceSeconds: parameters.sliceSeconds,
+                                           disclosures: before, stream: stream)
+            let day = rx.day(Int((midnight - start) / SimDuration.day))
             let share = phoneIsIOS[phone] ? parameters.transmit.iosShare : parameters.transmit.androidShare
-            let sessions = P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
-                                                         meanSessionSeconds: parameters.transmit.meanSessionSeconds, stream: stream)
-            for r in day.trace(phone) where r.time < epoch.end && !sessions.contains(where: { $0.contains(r.time) }) {
-                trace.append(r)
+            let sessions = day == nil ? [] : P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
+                                                                          meanSessionSeconds: parameters.transmit.meanSessionSeconds, stream: stream)
+            for (k, epoch) in used.enumerated() {
+                // The seed's minimum age: an epoch is disclosed only once it started this long ago.
+                guard epoch.start < t, epoch.start + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
+                epochs.append(epoch.end > t ? try! epoch.ended(at: t) : epoch)
+                guard let day else { continue }
+                // The day's first epoch also takes receptions stamped just before midnight (clock offsets).
+                let from = k == 0 ? Int64.min : epoch.start, to = min(epoch.end, t)
+                for r in day.trace(phone) where r.time >= from && r.time < to && !sessions.contains(where: { $0.contains(r.time) }) {
+                    trace.append(r)
+                }
             }
         }
         stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
@@ -51,6 +59,6 @@ struct P6DisclosureBuilder {
         let period = Int64(parameters.disclosureFileSeconds)
         return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
                                      testedAt: upload.positiveCase.testedAt, at: t,
-                                     fileTime: (t / period + 1) * period, bytes: disclosure.encoded().count)
+                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount)
     }
 }

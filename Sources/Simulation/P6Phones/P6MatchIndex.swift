@@ -13,18 +13,19 @@ struct P6FullMatch: Sendable, Hashable {
     var slices: Int32
 }
 
-/// What one phone found in one batch of disclosure files.
+/// What one phone found in the disclosure files it fetched.
 struct P6PhoneMatches: Sendable {
     var txSingles = 0
     var rxSingles = 0
     var full: [P6FullMatch] = []
 }
 
-/// The disclosed codes of one batch of files, indexed once so that every phone's Rx trace is
-/// probed record by record (cost: disclosed slices + received records, never their product).
-/// Tx part: every slice the disclosed epochs sent, keyed by (epoch day, slice, UUID, code) as
-/// `P6Matcher.match` places a reception in the epoch's grid. Rx part: the disclosed receptions
-/// keyed by (UTC slice, UUID, code) as `P6Matcher.matchRx` does.
+/// The disclosed codes of the files fetched in one day, indexed once so that every phone's Rx
+/// trace is probed record by record (cost: disclosed slices + received records, never their
+/// product). Tx part: every slice the disclosed epochs sent, keyed by (UTC day, slice of the
+/// day, UUID, code): epochs start on the day's slice grid, so this is where `P6Matcher.match`
+/// places a reception in the epoch's grid. Rx part: the disclosed receptions keyed by (UTC
+/// slice, UUID, code) as `P6Matcher.matchRx` does.
 struct P6MatchIndex: Sendable {
     struct TxKey: Hashable { var day: Int64; var slice: Int32; var uuid: UInt8; var code: UInt32 }
     struct RxKey: Hashable { var slot: Int64; var uuid: UInt8; var code: UInt32 }
@@ -55,9 +56,10 @@ struct P6MatchIndex: Sendable {
                 let id = Int32(epochs.count)
                 epochs.append((index, epoch))
                 let day = epoch.start / SimDuration.day
+                let first = Int32((epoch.start - day * SimDuration.day) / sliceSeconds)
                 days.formUnion([day - 1, day, day + 1])
                 for s in epoch.allCodes() {
-                    let key = TxKey(day: day, slice: Int32(s.sliceIndex), uuid: UInt8(s.uuidIndex), code: s.code)
+                    let key = TxKey(day: day, slice: first + Int32(s.sliceIndex), uuid: UInt8(s.uuidIndex), code: s.code)
                     txNext.append(tx[key] ?? -1)
                     txEpoch.append(id)
                     tx[key] = Int32(txEpoch.count - 1)
@@ -78,8 +80,9 @@ struct P6MatchIndex: Sendable {
 
     var isEmpty: Bool { epochs.isEmpty && rxDisclosure.isEmpty }
 
-    /// Matches one phone's Rx trace (records of any retained days, in any order).
-    func match(phone: Int32, records: [P6RxRecord]) -> P6PhoneMatches {
+    /// Matches one phone's Rx trace (records of any retained days, in any order) against the
+    /// disclosures it fetched (`fetched`, indices into the run's disclosures).
+    func match(phone: Int32, records: [P6RxRecord], fetched: Range<Int32>) -> P6PhoneMatches {
         var txHits: [UInt64] = [], rxHits: [UInt64] = []
         for r in records {
             let day = Self.floorDiv(r.time, SimDuration.day)
@@ -87,14 +90,14 @@ struct P6MatchIndex: Sendable {
             var e = tx[TxKey(day: day, slice: Int32(slice), uuid: UInt8(r.uuidIndex), code: r.code)] ?? -1
             while e >= 0 {
                 let id = txEpoch[Int(e)]
-                if epochs[Int(id)].epoch.contains(r.time) { txHits.append(UInt64(id) << 32 | UInt64(slice)) }
+                if fetched.contains(epochs[Int(id)].disclosure) && epochs[Int(id)].epoch.contains(r.time) { txHits.append(UInt64(id) << 32 | UInt64(slice)) }
                 e = txNext[Int(e)]
             }
             let slot = Self.floorDiv(r.time, sliceSeconds)
             var k = rx[RxKey(slot: slot, uuid: UInt8(r.uuidIndex), code: r.code)] ?? -1
             while k >= 0 {
                 let d = rxDisclosure[Int(k)]
-                if let who = discloser[d], who.phone != phone, r.time < who.at {
+                if fetched.contains(d), let who = discloser[d], who.phone != phone, r.time < who.at {
                     rxHits.append(UInt64(UInt32(d)) << 32 | UInt64(UInt32(truncatingIfNeeded: slot)))
                 }
                 k = rxNext[Int(k)]
@@ -106,8 +109,9 @@ struct P6MatchIndex: Sendable {
             let clusters = P6Matcher.clusters(slices: slices, window: window, threshold: threshold)
             out.txSingles += slices.count - clusters.reduce(0) { $0 + $1.count }
             for c in clusters {
+                let midnight = epoch.epoch.start / SimDuration.day * SimDuration.day
                 out.full.append(P6FullMatch(phone: phone, disclosure: epoch.disclosure, byTx: true,
-                                            start: epoch.epoch.sliceStart(slices[c.lowerBound]), slices: Int32(c.count)))
+                                            start: midnight + Int64(slices[c.lowerBound]) * sliceSeconds, slices: Int32(c.count)))
             }
         }
         group(rxHits) { d, slots in

@@ -27,6 +27,25 @@ public enum P6PhoneModel {
         return try! P6Epoch(start: midnight, duration: 86_400, sliceDuration: sliceSeconds, iec: stream.bytes(32), epk: stream.bytes(32))
     }
 
+    /// The phone's epochs of the UTC day starting at `midnight`, in time order: the day epoch,
+    /// ended at once by each disclosure (ascending times within the day), each followed by a fresh
+    /// epoch from the next slice boundary (`P6Epoch.afterDisclosure`). Without disclosures: `[epoch(…)]`.
+    public static func epochs(seed: UInt64, phone: Int, midnight: SimTime, sliceSeconds: Int = P6Epoch.defaultSliceDuration,
+                              disclosures: [SimTime], stream: RandomStream) -> [P6Epoch] {
+        var current: P6Epoch? = epoch(seed: seed, phone: phone, midnight: midnight, sliceSeconds: sliceSeconds, stream: stream)
+        guard !disclosures.isEmpty else { return [current!] }
+        stream.reseed(StreamKey(seed: seed, stream: "p6-epoch-after-disclosure", index: UInt64(phone) << 24 | UInt64(SimClock.dayNumber(midnight))))
+        var out: [P6Epoch] = []
+        for t in disclosures {
+            // An epoch that had not started yet (a second disclosure within the slice) was never used.
+            if let c = current, t > c.start { out.append(try! c.ended(at: min(t, c.end))) }
+            let iec = stream.bytes(32), epk = stream.bytes(32)
+            current = try! P6Epoch.afterDisclosure(at: t, sliceDuration: sliceSeconds, iec: iec, epk: epk)
+        }
+        if let c = current { out.append(c) }
+        return out
+    }
+
     /// Transmit sessions within the day, ascending and disjoint: an alternating renewal process
     /// with exponential sessions (mean `meanSessionSeconds`) and gaps sized so that the long-run
     /// share of time transmitting is `share`; the day starts in a session with probability `share`.

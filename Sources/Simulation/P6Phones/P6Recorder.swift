@@ -98,6 +98,7 @@ final class P6Recorder {
                                 stream: stream, into: &heard)
         for r in heard {
             batch.receivers.append(Int32(receiver))
+            batch.senders.append(Int32(sender))
             batch.records.append(P6PackedRx.pack(r, midnight: phones.midnight))
         }
     }

@@ -3,20 +3,23 @@ import GSL
 import P6
 
 extension P6Run {
-    /// Bytes of one disclosure file: a 4-byte disclosure count, then the encoded disclosures.
-    static let fileHeaderBytes = 4
-
     /// The `p6` summary block and `p6_comparison.csv`, scored against the same ground truth as
     /// GAEN's detection (`truth`), with GAEN's figures of the same run beside P6's.
-    func finish(truth: ExposureDetection.Truth, gaen: ReportValue, distribution: ReportValue, uploads: Int) -> (summary: ReportValue, table: NamedTable) {
-        let end = start + Int64(days) * SimDuration.day
-        let period = Int64(parameters.disclosureFileSeconds)
-        let files = Int((end - start + period - 1) / period)
-        let shown = disclosures.filter { $0.fileTime <= end }
+    /// - Parameter gaenPayloadBytes: package bytes GAEN's app phones fetched over the run.
+    func finish(truth: ExposureDetection.Truth, gaen: ReportValue, distribution: ReportValue, uploads: Int,
+                gaenPayloadBytes: Int64) -> (summary: ReportValue, table: NamedTable) {
+        let files = downloads.files
+        let shown = disclosures[..<downloads.disclosuresFiled]
         let disclosureBytes = shown.reduce(0) { $0 + $1.bytes }
-        // Every app phone fetches every file once: per phone, all published bytes (analytically, not a second DistributionModel).
-        let fileBytes = files * Self.fileHeaderBytes + disclosureBytes
-        let perPhoneDay = Double(fileBytes) / Double(days)
+        let fileBytes = files.reduce(0) { $0 + $1.bytes }
+        // Per app phone and day, like GAEN's figure (which is over its sampled client-days).
+        let phoneDays = Double(max(1, phones * days))
+        let fetched = downloads.model.results().summary
+        let total = fetched["bytes_per_client_per_day"]?["mean"] ?? .number(0)
+        let txPerDay = Double(downloads.txBytes) / phoneDays, rxPerDay = Double(downloads.rxBytes) / phoneDays
+        let payloadPerDay = Double(downloads.txBytes + downloads.rxBytes) / phoneDays
+        let download: ReportValue
+        if case .object(let entries) = fetched { download = .object(entries.filter { $0.0 != "cwa_seed_comparison" }) } else { download = fetched }
 
         let notified = Set(notifications.keys)
         let tp = notified.intersection(truth.exposed).count
@@ -39,9 +42,12 @@ extension P6Run {
             ("disclosed_rx_records", .integer(Int64(shown.reduce(0) { $0 + $1.disclosure.rxTrace.count }))),
             ("disclosure_bytes", .integer(Int64(disclosureBytes))),
             ("disclosure_bytes_max", .integer(Int64(shown.map(\.bytes).max() ?? 0))),
-            ("files", .integer(Int64(files))),
+            ("files", .integer(Int64(files.count))),
             ("file_bytes", .integer(Int64(fileBytes))),
-            ("bytes_per_phone_per_day", .number(perPhoneDay)),
+            ("bytes_per_phone_per_day", .object([
+                ("total", total), ("payload", .number(payloadPerDay)), ("tx_part", .number(txPerDay)), ("rx_part", .number(rxPerDay)),
+            ])),
+            ("download", download),
             ("tx_single_slice_matches", .integer(txSingles)),
             ("tx_full_matches", .integer(Int64(txFull))),
             ("rx_single_slice_matches", .integer(rxSingles)),
@@ -76,8 +82,14 @@ extension P6Run {
             table.append([.text("latency_hours_" + part), estimate(gaen["latency_hours"], part), estimate(summary["latency_hours"], part),
                           .text("from the index case's test to the notification")])
         }
-        table.append([.text("bytes_per_phone_per_day"), estimate(distribution["bytes_per_client_per_day"], "mean"), .number(perPhoneDay),
-                      .text("GAEN: simulated downloads incl. HTTP/TLS overhead; P6: disclosure file payload, every file once")])
+        let note = "simulated checks: index requests, files, HTTP/TLS overhead; mean over client-days"
+        table.append([.text("bytes_per_phone_per_day"), estimate(distribution["bytes_per_client_per_day"], "mean"), total, .text(note)])
+        table.append([.text("payload_bytes_per_phone_per_day"), .number(Double(gaenPayloadBytes) / phoneDays), .number(payloadPerDay),
+                      .text("GAEN: key packages; P6: disclosure files (Tx + Rx parts)")])
+        table.append([.text("tx_part_bytes_per_phone_per_day"), .text("n/a"), .number(txPerDay),
+                      .text("file and disclosure headers, Tx traces (78 B per epoch)")])
+        table.append([.text("rx_part_bytes_per_phone_per_day"), .text("n/a"), .number(rxPerDay),
+                      .text("disclosed Rx-trace records (9 B each)")])
         return (summary, NamedTable("p6_comparison.csv", table))
     }
 

@@ -3,10 +3,11 @@ import GSL
 import P6
 
 /// P6 phones in a run, next to GAEN: each day's epochs and transmit sessions, the Rx traces the
-/// contact phase records, disclosures when a case's GAEN upload is accepted, hourly disclosure
-/// files, and matching on every app phone after each day. The simulation calls `startDay` (to
-/// hand the contact phase each phone's state), `store` (the day's receptions), `endDay` (after
-/// detection) and `finish`.
+/// contact phase records, disclosures when a case's GAEN upload is accepted (each ends the
+/// phone's epoch at once and starts a new one), hourly disclosure files fetched through a
+/// second distribution model, and matching on each phone against the files it fetched. The
+/// simulation calls `startDay` (to hand the contact phase each phone's state), `store` (the
+/// day's receptions), `endDay` (after detection) and `finish`.
 final class P6Run {
     let parameters: P6RunParameters
     let seed: UInt64
@@ -16,18 +17,23 @@ final class P6Run {
     let phoneIsIOS: [Bool]
     private(set) var rx: P6RxStore
     private(set) var disclosures: [P6PublishedDisclosure] = []
+    /// Every disclosure time per phone, ascending.
+    private(set) var disclosedAt: [Int32: [SimTime]] = [:]
+    let downloads: P6DisclosureDownloads
     /// Every full match, in (day, phone) order.
     private(set) var fullMatches: [P6FullMatch] = []
-    /// First notification per phone: the file time and disclosure that raised it.
+    /// First notification per phone: when it fetched the file holding the disclosure that raised it.
     private(set) var notifications: [Int32: (at: SimTime, disclosure: Int32, byTx: Bool)] = [:]
     private var uploadsSeen = 0
-    private var published = 0
     private(set) var txSingles: Int64 = 0
     private(set) var rxSingles: Int64 = 0
     private(set) var rxStats = RunningStatistics()
     private var phoneDay: P6PhoneDay?
+    /// The day's receptions, kept with their senders until the day's disclosures are known.
+    private var pending: P6RxBatch?
 
-    init(parameters: P6RunParameters, seed: UInt64, start: SimTime, days: Int, phoneIsIOS: [Bool], threads: Int) {
+    init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
+         phoneIsIOS: [Bool], threads: Int) {
         self.parameters = parameters
         self.seed = seed
         self.start = start
@@ -35,6 +41,8 @@ final class P6Run {
         self.phoneIsIOS = phoneIsIOS
         self.threads = threads
         rx = P6RxStore(retentionDays: parameters.rxRetentionDays)
+        downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
+                                          start: start, phoneIsIOS: phoneIsIOS, threads: threads)
     }
 
     var phones: Int { phoneIsIOS.count }
@@ -46,50 +54,87 @@ final class P6Run {
         return day
     }
 
-    /// Keeps the day's receptions (grouped by phone) for `rxRetentionDays`.
+    /// Holds the day's receptions until `endDay` knows who disclosed that day.
     func store(dayIndex: Int, midnight: SimTime, batch: P6RxBatch) {
-        let day = P6RxDay(dayIndex: dayIndex, midnight: midnight, phones: phones, batch: batch)
-        if phones > 0 { rxStats.add(Double(day.records.count) / Double(phones)) }
-        rx.add(day)
+        precondition(phoneDay?.dayIndex == dayIndex && phoneDay?.midnight == midnight && pending == nil)
+        pending = batch
     }
 
-    /// After the day's engine run: disclosures for the new uploads, then every phone matches the
-    /// disclosure files published by the end of the day.
-    func endDay(dayIndex: Int, uploads: [CaseUpload]) {
-        let builder = P6DisclosureBuilder(parameters: parameters, seed: seed, phoneIsIOS: phoneIsIOS)
-        for u in uploads[uploadsSeen...] where u.phone >= 0 {
-            disclosures.append(builder.build(u, index: disclosures.count, rx: rx, start: start))
-        }
+    /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the
+    /// day's disclosures), disclosures for the new uploads, their files published, every phone's
+    /// checks of the day, and matching of what each phone fetched.
+    func endDay(dayIndex: Int, uploads: [CaseUpload], unavailablePhones: [Bool]) {
+        let fresh = uploads[uploadsSeen...].filter { $0.phone >= 0 }
         uploadsSeen = uploads.count
-        let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
-        var batch: [(index: Int32, published: P6PublishedDisclosure)] = []
-        while published < disclosures.count && disclosures[published].fileTime <= dayEnd {
-            batch.append((Int32(published), disclosures[published]))
-            published += 1
+        for u in fresh { disclosedAt[u.phone, default: []].append(u.at) }
+        keepDay(disclosers: Set(fresh.map(\.phone)))
+        let builder = P6DisclosureBuilder(parameters: parameters, seed: seed, phoneIsIOS: phoneIsIOS)
+        for u in fresh {
+            disclosures.append(builder.build(u, index: disclosures.count, rx: rx, start: start, disclosedAt: disclosedAt[u.phone]!))
         }
+        let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
+        downloads.publish(disclosures, until: dayEnd)
+        match(downloads.advance(until: dayEnd, unavailableContactPhones: unavailablePhones))
+    }
+
+    /// Stores the pending day, with the codes of phones that disclosed that day re-derived.
+    private func keepDay(disclosers: Set<Int32>) {
+        guard var batch = pending, let day = phoneDay else { return }
+        pending = nil
+        let stream = RandomStream(seed: seed, stream: "p6-epoch-restart", generator: .taus2)
+        var epochs: [Int32: [P6Epoch]] = [:]
+        for phone in disclosers {
+            let times = disclosedAt[phone]!.filter { SimClock.dayNumber($0) == SimClock.dayNumber(day.midnight) }
+            guard !times.isEmpty else { continue }
+            epochs[phone] = P6PhoneModel.epochs(seed: seed, phone: Int(phone), midnight: day.midnight, sliceSeconds: parameters.sliceSeconds,
+                                                disclosures: times, stream: stream)
+        }
+        batch.restartingEpochs(epochs, clockOffsets: day.clockOffsets, midnight: day.midnight)
+        let stored = P6RxDay(dayIndex: day.dayIndex, midnight: day.midnight, phones: phones, batch: batch)
+        if phones > 0 { rxStats.add(Double(stored.records.count) / Double(phones)) }
+        rx.add(stored)
+    }
+
+    /// Each phone that fetched files matches its retained Rx trace against their disclosures;
+    /// a full match notifies it when it fetched the file.
+    private func match(_ fetched: [PackageDownload]) {
+        guard !fetched.isEmpty else { return }
+        // Per phone, the files it fetched today: contiguous, as it fetches every file newer than its last.
+        var byPhone: [Int32: [(file: Int, at: SimTime)]] = [:]
+        for d in fetched { byPhone[d.phone, default: []].append((d.package, d.at)) }
+        let fetchers = byPhone.keys.sorted()
+        let files = downloads.files
+        let lowest = fetched.map(\.package).min()!, highest = fetched.map(\.package).max()!
+        let batch = (files[lowest].disclosures.lowerBound..<files[highest].disclosures.upperBound).map { (Int32($0), disclosures[$0]) }
         let index = P6MatchIndex(disclosures: batch, parameters: parameters)
         guard !index.isEmpty else { return }
         let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
-        let phones = self.phones
-        let workers = max(1, min(threads, phones))
+        let ranges: [Range<Int32>] = fetchers.map { phone in
+            let list = byPhone[phone]!.sorted { $0.file < $1.file }
+            return Int32(files[list.first!.file].disclosures.lowerBound)..<Int32(files[list.last!.file].disclosures.upperBound)
+        }
+        let workers = max(1, min(threads, fetchers.count))
         let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
-        let per = (phones + workers - 1) / max(1, workers)
+        let per = (fetchers.count + workers - 1) / workers
         forEachShard(count: workers, threads: workers) { shards in
             for w in shards {
                 var out: [P6PhoneMatches] = []
-                for phone in (w * per)..<min(phones, (w + 1) * per) {
-                    out.append(index.match(phone: Int32(phone), records: days.flatMap { $0.trace(phone) }))
+                for k in (w * per)..<min(fetchers.count, (w + 1) * per) {
+                    let phone = fetchers[k]
+                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: ranges[k]))
                 }
                 outputs.set(w, out)
             }
         }
+        var fileOf: [Int32: Int] = [:]
+        for f in files[lowest...highest] { for d in f.disclosures { fileOf[Int32(d)] = f.sequence } }
         for m in outputs.all.joined() {
             txSingles += Int64(m.txSingles)
             rxSingles += Int64(m.rxSingles)
             fullMatches += m.full
-            // A phone is notified by the earliest file holding a disclosure it fully matched.
+            // A phone is notified by the earliest fetch of a file holding a disclosure it fully matched.
             for f in m.full {
-                let at = disclosures[Int(f.disclosure)].fileTime
+                let at = byPhone[f.phone]!.first { $0.file == fileOf[f.disclosure]! }!.at
                 if let n = notifications[f.phone], (n.at, n.disclosure) <= (at, f.disclosure) { continue }
                 notifications[f.phone] = (at, f.disclosure, f.byTx)
             }

@@ -18,13 +18,16 @@ enum P6PackedRx {
     }
 }
 
-/// Receptions being collected by one contact-phase shard, in production order.
+/// Receptions being collected by one contact-phase shard, in production order. The sender
+/// is kept until the day's disclosures are known (`restartingEpochs`), then dropped.
 struct P6RxBatch: Sendable {
     var receivers: [Int32] = []
+    var senders: [Int32] = []
     var records: [UInt64] = []
 
     mutating func append(_ other: P6RxBatch) {
         receivers += other.receivers
+        senders += other.senders
         records += other.records
     }
 }
