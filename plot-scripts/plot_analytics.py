@@ -71,6 +71,8 @@ def main(argv):
         ax2 = ax.twinx()
         ax2.plot(p, [float(r["regional_mean_abs_error"]) for r in sweep], marker="s", color="C1", label="regional")
         ax2.plot(p, [float(r["national_mean_abs_error"]) for r in sweep], marker="^", color="C2", label="national")
+        if "provincial_mean_abs_error" in sweep[0]:
+            ax2.plot(p, [float(r["provincial_mean_abs_error"]) for r in sweep], marker="v", color="C3", label="provincial")
         ax2.set_ylabel("mean |relative error| of working apps")
         ax2.legend(fontsize=8)
         ax.set_title("p_OWOE trade-off: traffic vs estimate error")

@@ -29,7 +29,7 @@ extension ScenarioSchema {
         Field("sweep", .section(sweep, check: { v in
             let lo = v["min_p_owoe"]?.doubleValue ?? 0, hi = v["max_p_owoe"]?.doubleValue ?? 0
             return lo <= hi ? nil : "min_p_owoe must not exceed max_p_owoe"
-        }), doc: "Trade-off of p_OWOE against traffic and estimate error: reruns without attacks, written to sweep.csv (synthetic detections only; ignored with `detections: simulated`)."),
+        }), doc: "Trade-off of p_OWOE against traffic and estimate error, written to sweep.csv: one attack-free model per value on the same detections (synthetic: reruns; simulated: fed the run's own detection runs beside the main model)."),
         Field("attacks", .section(attacks), doc: "Attackers polluting the analytics; all off by default. The summary reports each."),
     ]
 
@@ -64,7 +64,7 @@ extension ScenarioSchema {
               doc: "Installs spread uniformly over this many days from the start (0: all installed at the start)."),
         Field("region_population", .section(ItalianRegions.all.map { r in
             Field(r.key, .integer(default: Int64(r.population), range: 0...100_000_000), unit: "people", doc: "\(r.name): weight of the region as province of domicile.")
-        }), doc: "Regional weights for the province of domicile; default: ISTAT residents on 1 January 2020."),
+        }), doc: "Regional weights for the area of domicile; default: ISTAT residents on 1 January 2020. Within the area each phone draws its province (107, Immuni's codes) by ISTAT residents."),
     ]
 
     static let synthetic: [Field] = [

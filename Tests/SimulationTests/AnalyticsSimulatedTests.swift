@@ -117,4 +117,24 @@ import Testing
         #expect(results.summary["analytics"] == direct.summary)
         #expect(results.summary["analytics"]?["detections"] == nil)
     }
+
+    /// The p_OWOE sweep in simulated mode: the same detection runs feed one model per value, so a
+    /// larger p_OWOE gives more uploads and a narrower interval; the main model is untouched.
+    @Test func sweepReusesTheRunsDetections() throws {
+        var config = Self.config(.simulated)
+        config.analytics.pWithoutExposure = 0.5
+        let plain = try Simulation(config: config).run()
+        config.analytics.sweepPWithoutExposure = [0.2, 1]
+        let swept = try Simulation(config: config).run()
+        config.threads = 2
+        #expect(try Simulation(config: config).run() == swept)
+        #expect(swept.summary["analytics"]?["months"] == plain.summary["analytics"]?["months"])
+        guard case .array(let rows)? = swept.summary["analytics"]?["sweep"], rows.count == 2 else { Issue.record("no sweep"); return }
+        let uploads = rows.map { Self.number($0["uploads_without_exposure"]) }
+        let halfWidth = rows.map { Self.number($0["national_ci_relative_half_width"]) }
+        #expect(uploads[1] > 2 * uploads[0], "\(uploads)")
+        #expect(halfWidth[1] < halfWidth[0], "\(halfWidth)")
+        #expect(Self.number(rows[1]["requests"]) > Self.number(rows[0]["requests"]))
+        #expect(swept.tables.contains { $0.name == "sweep.csv" && $0.table.rows.count == 2 })
+    }
 }

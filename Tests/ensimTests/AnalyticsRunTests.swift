@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `ensim run` with `analytics.enabled: true`: the summary's analytics section, monthly.csv,
-/// analytics_hourly.csv and sweep.csv, identical with 1 or 2 threads.
+/// analytics_hourly.csv, analytics_provinces.csv and sweep.csv, identical with 1 or 2 threads.
 @Suite struct AnalyticsRunTests {
     static let scenario = """
     name: analytics-small
@@ -31,7 +31,7 @@ import Testing
             #expect(r.status == 0, "\(r.stderr)")
             folders.append(out)
         }
-        for name in ["summary.json", "monthly.csv", "analytics_hourly.csv", "sweep.csv"] {
+        for name in ["summary.json", "monthly.csv", "analytics_hourly.csv", "analytics_provinces.csv", "sweep.csv"] {
             let a = try Data(contentsOf: folders[0].appendingPathComponent(name)), b = try Data(contentsOf: folders[1].appendingPathComponent(name))
             #expect(a == b, "\(name) differs between 1 and 2 threads")
         }
@@ -44,5 +44,9 @@ import Testing
         #expect(monthly[0].hasPrefix("month,days_in_run,region,working_apps_truth"))
         let sweep = String(decoding: try Data(contentsOf: folders[0].appendingPathComponent("sweep.csv")), as: UTF8.self).split(separator: "\n")
         #expect(sweep.count == 3)
+        let provinces = String(decoding: try Data(contentsOf: folders[0].appendingPathComponent("analytics_provinces.csv")), as: UTF8.self)
+            .split(separator: "\n")
+        #expect(provinces.count == 1 + 2 * 107)   // header + 107 provinces per month
+        #expect((analytics["provinces"] as! [String: Any])["provinces"] as? Int == 107)
     }
 }

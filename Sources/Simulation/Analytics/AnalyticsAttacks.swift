@@ -7,6 +7,8 @@ struct AttackerDevice {
     /// DeviceCheck device id (after the phones' ids) or Android device number.
     var device: Int
     var region: Int
+    /// Province claimed in the uploads (-1: none).
+    var province: Int
     /// Android reinstall attacker: server time of the last configuration fetch.
     var configServerTime: SimTime = 0
 }
@@ -28,8 +30,9 @@ extension AnalyticsModel {
             for _ in 0..<count {
                 let i = attackers.count
                 let s = stream("analytics.attacker", i)
-                attackers.append(AttackerDevice(source: source, device: profiles.count + i, region: s.uniformInt(parameters.regionWeights.count),
-                                                configServerTime: start))
+                let region = s.uniformInt(parameters.regionWeights.count)
+                attackers.append(AttackerDevice(source: source, device: profiles.count + i, region: region,
+                                                province: claimedProvince(region: region, attacker: i), configServerTime: start))
                 scheduleAction(AttackAction(attacker: i, kind: kind), atMs: first(i))
             }
         }
@@ -109,8 +112,15 @@ extension AnalyticsModel {
         }
     }
 
+    /// A province of the attacker's region, from its own keyed stream (other draws unchanged).
+    func claimedProvince(region: Int, attacker i: Int) -> Int {
+        guard parameters.regionWeights.count == ItalianRegions.all.count else { return -1 }
+        let provinces = ItalianProvinces.byRegion[region]
+        return provinces[stream("analytics.attacker", i, step: 2).uniformInt(provinces.count)]
+    }
+
     func attackerInfo(_ i: Int, os: OperatingSystem, withExposure: Bool) -> OperationalInfo {
-        OperationalInfo(os: os, region: attackers[i].region, exposurePermission: true, bluetoothActive: true,
+        OperationalInfo(os: os, region: attackers[i].region, province: attackers[i].province, exposurePermission: true, bluetoothActive: true,
                         notificationPermission: true, exposureNotification: withExposure,
                         lastRiskyExposureDay: withExposure ? SimClock.dayNumber(nowSeconds) : nil)
     }

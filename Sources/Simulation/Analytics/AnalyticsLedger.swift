@@ -1,6 +1,6 @@
 import EventEngine
 
-/// Everything the analytics model counts: ground truth per month and region, accepted uploads,
+/// Everything the analytics model counts: ground truth per month and region (and province), accepted uploads,
 /// requests per hour, authorisations per device and month, rejections by reason.
 struct AnalyticsLedger {
     struct MonthRegion {
@@ -9,6 +9,9 @@ struct AnalyticsLedger {
         var bluetoothOffPhoneDays = 0
         /// Phones notified of a risky exposure at least once in the month.
         var notifiedPhones = 0
+        /// Phones that made their without-exposure sampling test (a detection inside their
+        /// window): the count the working-apps estimate samples, whatever p_OWOE draws.
+        var windowTests = 0
         /// Accepted uploads: without exposure (and those with Bluetooth off), with exposure; polluted = from attacks.
         var uploadsWithout = 0
         var uploadsWithoutBluetoothOff = 0
@@ -22,6 +25,8 @@ struct AnalyticsLedger {
     let months: [YearMonth]
     let regions: Int
     var cells: [MonthRegion]
+    /// Same per (month, province of `ItalianProvinces`).
+    var provinceCells: [MonthRegion]
     /// Days of each month inside the run.
     var daysInRun: [Int]
     /// Analytics Service requests per hour from the start: token requests, uploads, of which from attacks.
@@ -63,6 +68,7 @@ struct AnalyticsLedger {
         months = ms
         daysInRun = days
         cells = Array(repeating: MonthRegion(), count: ms.count * regions)
+        provinceCells = Array(repeating: MonthRegion(), count: ms.count * ItalianProvinces.all.count)
         let hours = Int((end - start) / SimDuration.hour)
         tokenRequestsPerHour = Array(repeating: 0, count: hours)
         uploadRequestsPerHour = tokenRequestsPerHour
@@ -80,18 +86,36 @@ struct AnalyticsLedger {
         set { cells[month * regions + region] = newValue }
     }
 
-    mutating func recordDetection(phone: Int, region: Int, at t: SimTime, bluetoothOn: Bool, notified: Bool, state: inout PhoneState) {
+    subscript(month: Int, province province: Int) -> MonthRegion {
+        get { provinceCells[month * ItalianProvinces.all.count + province] }
+        set { provinceCells[month * ItalianProvinces.all.count + province] = newValue }
+    }
+
+    /// Applies a change to the (month, region) cell and, with a province, to its (month, province) cell.
+    private mutating func update(month m: Int, region: Int, province: Int, _ change: (inout MonthRegion) -> Void) {
+        change(&self[m, region])
+        if province >= 0 { change(&self[m, province: province]) }
+    }
+
+    mutating func recordDetection(phone: Int, region: Int, province: Int, at t: SimTime, bluetoothOn: Bool, notified: Bool,
+                                  state: inout PhoneState) {
         let m = monthIndex(t)
         let day = SimClock.dayNumber(t)
         if state.lastWorkingDay != day {
             state.lastWorkingDay = day
-            self[m, region].workingPhoneDays += 1
-            if !bluetoothOn { self[m, region].bluetoothOffPhoneDays += 1 }
+            update(month: m, region: region, province: province) { c in
+                c.workingPhoneDays += 1
+                if !bluetoothOn { c.bluetoothOffPhoneDays += 1 }
+            }
         }
         if notified, state.lastNotifiedMonth != months[m] {
             state.lastNotifiedMonth = months[m]
-            self[m, region].notifiedPhones += 1
+            update(month: m, region: region, province: province) { $0.notifiedPhones += 1 }
         }
+    }
+
+    mutating func recordWindowTest(region: Int, province: Int, at t: SimTime) {
+        update(month: monthIndex(t), region: region, province: province) { $0.windowTests += 1 }
     }
 
     mutating func countRequest(at t: SimTime, source: RequestSource, token: Bool) {
@@ -106,16 +130,16 @@ struct AnalyticsLedger {
         let m = monthIndex(t)
         acceptedBySource[source.rawValue] += 1
         acceptedBySourceMonth[source.rawValue][m] += 1
-        var c = self[m, info.region]
-        if info.exposureNotification {
-            c.uploadsWith += 1
-        } else {
-            c.uploadsWithout += 1
-            if !info.bluetoothActive { c.uploadsWithoutBluetoothOff += 1 }
+        update(month: m, region: info.region, province: info.province) { c in
+            if info.exposureNotification {
+                c.uploadsWith += 1
+            } else {
+                c.uploadsWithout += 1
+                if !info.bluetoothActive { c.uploadsWithoutBluetoothOff += 1 }
+            }
+            if info.os == .iOS { c.uploadsIOS += 1 } else { c.uploadsAndroid += 1 }
+            if source != .legitimate { c.polluted += 1 }
         }
-        if info.os == .iOS { c.uploadsIOS += 1 } else { c.uploadsAndroid += 1 }
-        if source != .legitimate { c.polluted += 1 }
-        self[m, info.region] = c
     }
 
     mutating func recordAuthorisation(device: Int, month: YearMonth, source: RequestSource) {

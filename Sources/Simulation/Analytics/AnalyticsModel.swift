@@ -4,8 +4,11 @@ import GSL
 /// One phone as the analytics model sees it.
 public struct AnalyticsPhoneProfile: Sendable, Equatable {
     public var os: OperatingSystem
-    /// Index into the region table (province of domicile).
+    /// Index into the region weights (area of domicile).
     public var region: Int
+    /// Index into `ItalianProvinces.all` (province of domicile, within `region`); -1 when the
+    /// region weights are not Italy's 21 areas.
+    public var province: Int
     /// First launch (iOS: first analytics token; Android: first configuration fetch).
     public var installTime: SimTime
     /// A genuine device with an untampered app (DeviceCheck valid / SafetyNet passes).
@@ -13,10 +16,11 @@ public struct AnalyticsPhoneProfile: Sendable, Equatable {
     public var exposurePermission: Bool
     public var notificationPermission: Bool
 
-    public init(os: OperatingSystem, region: Int, installTime: SimTime, genuine: Bool = true,
+    public init(os: OperatingSystem, region: Int, province: Int = -1, installTime: SimTime, genuine: Bool = true,
                 exposurePermission: Bool = true, notificationPermission: Bool = true) {
         self.os = os
         self.region = region
+        self.province = province
         self.installTime = installTime
         self.genuine = genuine
         self.exposurePermission = exposurePermission
@@ -107,6 +111,7 @@ public final class AnalyticsModel {
     /// `days` from `start` (UTC midnight); phones' profiles give OS, region, install time and permissions.
     public init(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phones profiles: [AnalyticsPhoneProfile]) {
         precondition(days >= 1 && profiles.allSatisfy { parameters.regionWeights.indices.contains($0.region) })
+        precondition(profiles.allSatisfy { $0.province < 0 || ItalianProvinces.regionIndex[$0.province] == $0.region })
         self.parameters = parameters
         self.seed = seed
         self.start = start
@@ -141,12 +146,14 @@ public final class AnalyticsModel {
         engine.run(until: min(until, end) * 1000) { handle($0) }
     }
 
-    /// Runs to the end and reports: summary section and tables (monthly.csv, analytics_hourly.csv).
+    /// Runs to the end and reports: summary section and tables (monthly.csv, analytics_hourly.csv,
+    /// analytics_provinces.csv).
     public func finish() -> (summary: ReportValue, tables: [NamedTable]) {
         advance(until: end)
         let report = AnalyticsReport(model: self)
         return (report.summary(), [NamedTable("monthly.csv", report.monthlyTable()),
-                                   NamedTable("analytics_hourly.csv", report.hourlyTable())])
+                                   NamedTable("analytics_hourly.csv", report.hourlyTable()),
+                                   NamedTable("analytics_provinces.csv", report.provinceTable())])
     }
 
     var nowMs: Int64 { engine.now }
@@ -182,7 +189,7 @@ extension AnalyticsModel {
     @discardableResult
     func scheduleAuthorisation(device: Int, atMs: Int64, source: RequestSource = .iOSRace) -> Int64 {
         let i = attackers.count
-        attackers.append(AttackerDevice(source: source, device: device, region: 0))
+        attackers.append(AttackerDevice(source: source, device: device, region: 0, province: -1))
         let token = service.newTokenID()
         scheduleAction(AttackAction(attacker: i, kind: .poll(token: token)), atMs: atMs)
         return token

@@ -65,7 +65,7 @@ extension AnalyticsModel {
         let profile = profiles[phone]
         let t = nowSeconds
         let month = YearMonth(containing: t)
-        ledger.recordDetection(phone: phone, region: profile.region, at: t, bluetoothOn: bluetoothOn, notified: riskyDay != nil,
+        ledger.recordDetection(phone: phone, region: profile.region, province: profile.province, at: t, bluetoothOn: bluetoothOn, notified: riskyDay != nil,
                                state: &phones[phone])
         let rng = phoneStreams[phone]
 
@@ -95,13 +95,14 @@ extension AnalyticsModel {
             let opens = phones[phone].windowOpens
             guard !phones[phone].withoutExposureTested, t >= opens, t < opens + parameters.windowSeconds else { return }
             phones[phone].withoutExposureTested = true
+            ledger.recordWindowTest(region: profile.region, province: profile.province, at: t)
             if rng.uniform() < parameters.pWithoutExposure { attemptUpload(phone, withExposure: false, bluetoothOn: bluetoothOn) }
         }
     }
 
     func operationalInfo(_ phone: Int, withExposure: Bool, bluetoothOn: Bool) -> OperationalInfo {
         let p = profiles[phone]
-        return OperationalInfo(os: p.os, region: p.region, exposurePermission: p.exposurePermission, bluetoothActive: bluetoothOn,
+        return OperationalInfo(os: p.os, region: p.region, province: p.province, exposurePermission: p.exposurePermission, bluetoothActive: bluetoothOn,
                                notificationPermission: p.notificationPermission, exposureNotification: withExposure,
                                lastRiskyExposureDay: phones[phone].lastRiskyDay)
     }

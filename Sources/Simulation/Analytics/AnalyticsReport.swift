@@ -1,8 +1,8 @@
 import EventEngine
 import GSL
 
-/// Estimates per month and region from the accepted uploads, compared with the ground truth,
-/// and the load on the Analytics Service.
+/// Estimates per month and region (and province) from the accepted uploads, compared with the
+/// ground truth, and the load on the Analytics Service.
 ///
 /// - Working apps: uploads without exposure ÷ p_OWOE, against the mean number of phones that
 ///   ran a detection on a day of that month (each phone's window is a uniformly drawn day).
@@ -46,6 +46,7 @@ struct AnalyticsReport {
                 acc.workingPhoneDays += c.workingPhoneDays
                 acc.bluetoothOffPhoneDays += c.bluetoothOffPhoneDays
                 acc.notifiedPhones += c.notifiedPhones
+                acc.windowTests += c.windowTests
                 acc.uploadsWithout += c.uploadsWithout
                 acc.uploadsWithoutBluetoothOff += c.uploadsWithoutBluetoothOff
                 acc.uploadsWith += c.uploadsWith
@@ -58,7 +59,10 @@ struct AnalyticsReport {
     }
 
     func estimates(month: Int, region: Int?) -> (working: Estimate, notified: Estimate, bluetoothOff: Estimate) {
-        let c = cell(month: month, region: region)
+        estimates(month: month, cell: cell(month: month, region: region))
+    }
+
+    func estimates(month: Int, cell c: AnalyticsLedger.MonthRegion) -> (working: Estimate, notified: Estimate, bluetoothOff: Estimate) {
         let days = Double(max(1, ledger.daysInRun[month]))
         let working = Self.count(c.uploadsWithout, rate: p.pWithoutExposure, truth: Double(c.workingPhoneDays) / days)
         let notified = Self.count(c.uploadsWith, rate: p.pWithExposure, truth: Double(c.notifiedPhones))
@@ -71,7 +75,7 @@ struct AnalyticsReport {
         "working_apps_truth", "working_apps_estimate", "working_apps_ci_lower", "working_apps_ci_upper", "working_apps_relative_error",
         "notified_truth", "notified_estimate", "notified_ci_lower", "notified_ci_upper",
         "bluetooth_off_truth", "bluetooth_off_estimate", "bluetooth_off_ci_lower", "bluetooth_off_ci_upper",
-        "uploads_without_exposure", "uploads_with_exposure", "uploads_ios", "uploads_android", "uploads_from_attacks",
+        "uploads_without_exposure", "uploads_with_exposure", "uploads_ios", "uploads_android", "uploads_from_attacks", "window_tests",
     ]
 
     /// monthly.csv: one row per month and region, then the national row ("all").
@@ -89,10 +93,63 @@ struct AnalyticsReport {
                               .number(e.bluetoothOff.truth), .number(e.bluetoothOff.estimate), .number(e.bluetoothOff.lower),
                               .number(e.bluetoothOff.upper),
                               .integer(Int64(c.uploadsWithout)), .integer(Int64(c.uploadsWith)), .integer(Int64(c.uploadsIOS)),
-                              .integer(Int64(c.uploadsAndroid)), .integer(Int64(c.polluted))])
+                              .integer(Int64(c.uploadsAndroid)), .integer(Int64(c.polluted)), .integer(Int64(c.windowTests))])
             }
         }
         return table
+    }
+
+    static let provinceColumns = [
+        "month", "province", "name", "region", "phones",
+        "working_apps_truth", "working_apps_estimate", "working_apps_ci_lower", "working_apps_ci_upper", "working_apps_relative_error",
+        "notified_truth", "notified_estimate", "notified_ci_lower", "notified_ci_upper",
+        "uploads_without_exposure", "uploads_with_exposure", "uploads_from_attacks",
+    ]
+
+    /// Phones per province (all profiles, installed or not).
+    var phonesPerProvince: [Int] {
+        model.profiles.reduce(into: Array(repeating: 0, count: ItalianProvinces.all.count)) { n, p in if p.province >= 0 { n[p.province] += 1 } }
+    }
+
+    /// analytics_provinces.csv: one row per month and province (provinces without phones included).
+    func provinceTable() -> ResultTable {
+        var table = ResultTable(columns: Self.provinceColumns)
+        let phones = phonesPerProvince
+        for m in ledger.months.indices {
+            for (i, province) in ItalianProvinces.all.enumerated() {
+                let c = ledger[m, province: i]
+                let e = estimates(month: m, cell: c)
+                table.append([.text(ledger.months[m].description), .text(province.code), .text(province.name), .text(province.region),
+                              .integer(Int64(phones[i])),
+                              .number(e.working.truth), .number(e.working.estimate), .number(e.working.lower), .number(e.working.upper),
+                              .number(e.working.relativeError),
+                              .number(e.notified.truth), .number(e.notified.estimate), .number(e.notified.lower), .number(e.notified.upper),
+                              .integer(Int64(c.uploadsWithout)), .integer(Int64(c.uploadsWith)), .integer(Int64(c.polluted))])
+            }
+        }
+        return table
+    }
+
+    /// The province table in brief: how far the working-apps estimates of provinces with a truth
+    /// fall from it, and how often the 95% interval covers it.
+    func provinceSummary() -> ReportValue {
+        var errors: [Double] = [], covered = 0
+        for m in ledger.months.indices {
+            for i in ItalianProvinces.all.indices {
+                let e = estimates(month: m, cell: ledger[m, province: i]).working
+                guard e.truth > 0 else { continue }
+                errors.append(abs(e.relativeError))
+                if e.lower <= e.truth && e.truth <= e.upper { covered += 1 }
+            }
+        }
+        return .object([
+            ("provinces", .integer(Int64(ItalianProvinces.all.count))),
+            ("provinces_with_phones", .integer(Int64(phonesPerProvince.filter { $0 > 0 }.count))),
+            ("province_months_with_truth", .integer(Int64(errors.count))),
+            ("working_apps_mean_abs_error", .number(errors.isEmpty ? 0 : Statistics.mean(errors))),
+            ("working_apps_ci_covers_truth_share", .number(errors.isEmpty ? 0 : Double(covered) / Double(errors.count))),
+            ("table", .text("analytics_provinces.csv")),
+        ])
     }
 
     /// analytics_hourly.csv: Analytics Service requests per hour.
@@ -130,10 +187,14 @@ struct AnalyticsReport {
     func summary() -> ReportValue {
         let months = ledger.months.indices.map { m -> ReportValue in
             let e = estimates(month: m, region: nil)
+            let tests = cell(month: m, region: nil).windowTests
             return .object([
                 ("month", .text(ledger.months[m].description)),
                 ("days_in_run", .integer(Int64(ledger.daysInRun[m]))),
                 ("working_apps", Self.report(e.working)),
+                // The estimate against what it samples (phones with a detection in their window): sampling alone.
+                ("window_tests", .integer(Int64(tests))),
+                ("working_apps_vs_window_tests", .number(tests > 0 ? e.working.estimate / Double(tests) - 1 : 0)),
                 ("notified_users", Self.report(e.notified)),
                 ("bluetooth_off_share", Self.report(e.bluetoothOff)),
             ])
@@ -144,6 +205,7 @@ struct AnalyticsReport {
             ("p_owoe", .number(p.pWithoutExposure)),
             ("phones", .integer(Int64(model.profiles.count))),
             ("months", .array(months)),
+            ("provinces", provinceSummary()),
             ("requests", .integer(Int64(l.total))),
             ("requests_per_hour_mean", .number(l.meanPerHour)),
             ("requests_per_hour_peak", .integer(Int64(l.peakPerHour))),

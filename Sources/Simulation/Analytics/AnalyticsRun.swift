@@ -7,16 +7,28 @@ import GSL
 /// force-closed, uninstalled, Bluetooth off) is the main simulation's, recomputed from the
 /// same per-(phone, day) streams.
 public enum AnalyticsRun {
-    /// Profiles of the app phones, each drawn from its own stream.
+    /// Profiles of the app phones, each drawn from its own stream. The province is drawn within
+    /// the region, weighted by population, from a second stream, so the other draws (and every
+    /// regional result) are those of a run without provinces.
     public static func profiles(phoneOS: [OperatingSystem], parameters p: AnalyticsParameters, seed: UInt64, start: SimTime) -> [AnalyticsPhoneProfile] {
         let regions = try! DiscreteDistribution(weights: p.regionWeights)
+        let italian = p.regionWeights.count == ItalianRegions.all.count
+        let provinces = italian ? ItalianProvinces.byRegion.map { members in
+            try! DiscreteDistribution(weights: members.map { Double(ItalianProvinces.all[$0].population) })
+        } : []
         let stream = RandomStream(seed: seed, stream: "analytics.profile", generator: .taus2)
+        let provinceStream = RandomStream(seed: seed, stream: "analytics.province", generator: .taus2)
         return phoneOS.enumerated().map { phone, os in
             stream.reseed(StreamKey(seed: seed, stream: "analytics.profile", index: UInt64(phone)))
             let region = regions.sample(stream)
             let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
             let install = start + Int64(u4 * Double(Int64(p.installSpreadDays) * SimDuration.day))
-            return AnalyticsPhoneProfile(os: os, region: region, installTime: install, genuine: u1 < p.genuineShare,
+            var province = -1
+            if italian {
+                provinceStream.reseed(StreamKey(seed: seed, stream: "analytics.province", index: UInt64(phone)))
+                province = ItalianProvinces.byRegion[region][provinces[region].sample(provinceStream)]
+            }
+            return AnalyticsPhoneProfile(os: os, region: region, province: province, installTime: install, genuine: u1 < p.genuineShare,
                                          exposurePermission: u2 < p.exposurePermissionShare, notificationPermission: u3 < p.notificationPermissionShare)
         }
     }

@@ -3,25 +3,41 @@ import GSL
 
 /// The p_OWOE trade-off: for each sampling rate, the same phones and detections (common random
 /// numbers: every draw is keyed by entity, so only the sampling outcome changes) give the
-/// Analytics Service's load and the working-apps estimate's error. Attacks are off.
+/// Analytics Service's load and the working-apps estimate's error. Attacks are off. Synthetic
+/// mode reruns the model per value (`run`); simulated mode feeds one model per value during
+/// the run (`SimulatedDetections`); both report through `row` and `report`.
 public enum AnalyticsSweep {
     public struct Row: Sendable, Equatable {
         public var pWithoutExposure: Double
         public var requests: Int
         public var requestsPerPhoneMonth: Double
+        public var meanRequestsPerHour: Double
         public var peakRequestsPerHour: Int
-        /// Mean over months of |relative error| of the national working-apps estimate, and its worst month.
+        /// Accepted uploads without exposure (what the working-apps estimate counts).
+        public var uploadsWithoutExposure: Int
+        /// Mean over months of the national working-apps relative error (signed, then absolute), and the worst month.
+        public var nationalMeanError: Double
         public var nationalMeanAbsError: Double
         public var nationalWorstAbsError: Double
-        /// Mean over months and regions of |relative error|.
+        /// Mean over months and regions (provinces) with a truth of |relative error|.
         public var regionalMeanAbsError: Double
+        public var provincialMeanAbsError: Double
         /// Half-width of the national 95% interval relative to the truth, mean over months.
         public var nationalRelativeHalfWidth: Double
     }
 
-    public static let columns = ["p_owoe", "requests", "requests_per_phone_month", "peak_requests_per_hour",
-                                 "national_mean_abs_error", "national_worst_abs_error", "regional_mean_abs_error",
-                                 "national_ci_relative_half_width"]
+    public static let columns = ["p_owoe", "requests", "requests_per_phone_month", "requests_per_hour_mean", "peak_requests_per_hour",
+                                 "uploads_without_exposure", "national_mean_error", "national_mean_abs_error", "national_worst_abs_error",
+                                 "regional_mean_abs_error", "provincial_mean_abs_error", "national_ci_relative_half_width"]
+
+    /// The parameters of the sweep's model for one p_OWOE value: attacks off, no nested sweep.
+    static func parameters(_ base: AnalyticsParameters, pWithoutExposure: Double) -> AnalyticsParameters {
+        var p = base
+        p.pWithoutExposure = pWithoutExposure
+        p.attacks = AnalyticsAttacks()
+        p.sweepPWithoutExposure = []
+        return p
+    }
 
     public static func run(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
                            availability: AvailabilityParameters, threads: Int) -> (rows: [Row], table: ResultTable, summary: ReportValue) {
@@ -31,10 +47,7 @@ public enum AnalyticsSweep {
         let results = ShardResults<[Row]>(count: (values.count + per - 1) / per)
         forEachShard(count: values.count, threads: workers) { range in
             let rows = range.map { i -> Row in
-                var p = parameters
-                p.pWithoutExposure = values[i]
-                p.attacks = AnalyticsAttacks()
-                p.sweepPWithoutExposure = []
+                let p = Self.parameters(parameters, pWithoutExposure: values[i])
                 let model = AnalyticsRun.run(parameters: p, seed: seed, start: start, days: days, phoneOS: phoneOS, availability: availability)
                 model.advance(until: model.end)
                 return row(model: model)
@@ -42,37 +55,52 @@ public enum AnalyticsSweep {
             results.set(range.lowerBound / per, rows)
         }
         let rows = results.all.flatMap { $0 }
+        let (table, summary) = report(rows: rows)
+        return (rows, table, summary)
+    }
+
+    /// sweep.csv and the summary's `sweep` array (one object per row, same keys as the columns).
+    static func report(rows: [Row]) -> (table: ResultTable, summary: ReportValue) {
         var table = ResultTable(columns: columns)
         for r in rows {
             table.append([.number(r.pWithoutExposure), .integer(Int64(r.requests)), .number(r.requestsPerPhoneMonth),
-                          .integer(Int64(r.peakRequestsPerHour)), .number(r.nationalMeanAbsError), .number(r.nationalWorstAbsError),
-                          .number(r.regionalMeanAbsError), .number(r.nationalRelativeHalfWidth)])
+                          .number(r.meanRequestsPerHour), .integer(Int64(r.peakRequestsPerHour)), .integer(Int64(r.uploadsWithoutExposure)),
+                          .number(r.nationalMeanError), .number(r.nationalMeanAbsError), .number(r.nationalWorstAbsError),
+                          .number(r.regionalMeanAbsError), .number(r.provincialMeanAbsError), .number(r.nationalRelativeHalfWidth)])
         }
-        let summary = ReportValue.array(rows.map { r in
-            .object(zip(columns, table.rows[rows.firstIndex(of: r)!]).map { ($0, $1) })
-        })
-        return (rows, table, summary)
+        let summary = ReportValue.array(table.rows.map { row in .object(zip(columns, row).map { ($0, $1) }) })
+        return (table, summary)
     }
 
     static func row(model: AnalyticsModel) -> Row {
         let report = AnalyticsReport(model: model)
         let load = report.load
         let ledger = model.ledger
-        var national: [Double] = [], halfWidths: [Double] = [], regional: [Double] = []
+        var national: [Double] = [], halfWidths: [Double] = [], regional: [Double] = [], provincial: [Double] = []
+        var uploads = 0
         for m in ledger.months.indices {
             let e = report.estimates(month: m, region: nil).working
-            national.append(abs(e.relativeError))
+            national.append(e.relativeError)
+            uploads += report.cell(month: m, region: nil).uploadsWithout
             if e.truth > 0 { halfWidths.append((e.upper - e.lower) / 2 / e.truth) }
             for r in 0..<ledger.regions {
                 let er = report.estimates(month: m, region: r).working
                 if er.truth > 0 { regional.append(abs(er.relativeError)) }
             }
+            for i in ItalianProvinces.all.indices {
+                let ep = report.estimates(month: m, cell: ledger[m, province: i]).working
+                if ep.truth > 0 { provincial.append(abs(ep.relativeError)) }
+            }
         }
+        let absolute = national.map(abs)
         let phoneMonths = Double(model.profiles.count) * Double(ledger.daysInRun.reduce(0, +)) / 30.4375
         return Row(pWithoutExposure: model.parameters.pWithoutExposure, requests: load.total,
-                   requestsPerPhoneMonth: phoneMonths > 0 ? Double(load.total) / phoneMonths : 0, peakRequestsPerHour: load.peakPerHour,
-                   nationalMeanAbsError: Statistics.mean(national), nationalWorstAbsError: national.max() ?? 0,
+                   requestsPerPhoneMonth: phoneMonths > 0 ? Double(load.total) / phoneMonths : 0, meanRequestsPerHour: load.meanPerHour,
+                   peakRequestsPerHour: load.peakPerHour, uploadsWithoutExposure: uploads,
+                   nationalMeanError: Statistics.mean(national), nationalMeanAbsError: Statistics.mean(absolute),
+                   nationalWorstAbsError: absolute.max() ?? 0,
                    regionalMeanAbsError: regional.isEmpty ? 0 : Statistics.mean(regional),
+                   provincialMeanAbsError: provincial.isEmpty ? 0 : Statistics.mean(provincial),
                    nationalRelativeHalfWidth: halfWidths.isEmpty ? 0 : Statistics.mean(halfWidths))
     }
 }

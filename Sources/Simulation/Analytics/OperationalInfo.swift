@@ -2,11 +2,14 @@ import Crypto
 import EventEngine
 
 /// What a phone uploads to the Analytics Service (seed: "Operational Info"), plus the
-/// province (here: region) of domicile. Fields are integers as in Immuni's API, so the
-/// payload size does not reveal whether the user was notified.
+/// province of domicile. Flags are integers as in Immuni's API, so the payload size does not
+/// reveal whether the user was notified.
 struct OperationalInfo: Equatable {
     var os: OperatingSystem
+    /// Area of domicile: the service's own lookup from the province (kept for tallying).
     var region: Int
+    /// Index into `ItalianProvinces.all` (-1: none); sent as its two-letter code.
+    var province: Int
     var exposurePermission: Bool
     var bluetoothActive: Bool
     var notificationPermission: Bool
@@ -17,11 +20,13 @@ struct OperationalInfo: Equatable {
     /// Canonical encoding hashed into the SafetyNet nonce.
     var encoded: [UInt8] {
         let date = lastRiskyExposureDay.map { CivilCalendar.isoDateString($0 * SimDuration.day) } ?? ""
-        let text = "{\"platform\":\"\(os.name)\",\"province\":\(region),\"exposure_permission\":\(exposurePermission ? 1 : 0),"
+        let text = "{\"platform\":\"\(os.name)\",\"province\":\"\(provinceCode)\",\"exposure_permission\":\(exposurePermission ? 1 : 0),"
             + "\"bluetooth_active\":\(bluetoothActive ? 1 : 0),\"notification_permission\":\(notificationPermission ? 1 : 0),"
             + "\"exposure_notification\":\(exposureNotification ? 1 : 0),\"last_risky_exposure_on\":\"\(date)\"}"
         return Array(text.utf8)
     }
+
+    var provinceCode: String { province >= 0 ? ItalianProvinces.all[province].code : "" }
 
     /// SHA-256 of the info with the salt appended: the nonce given to the SafetyNet Attestation API.
     func nonce(salt: [UInt8]) -> [UInt8] {

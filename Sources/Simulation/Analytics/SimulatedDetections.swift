@@ -13,8 +13,25 @@ import GSL
 /// A phone reports a risky exposure (its notification's exposure day) at its first counted
 /// detection at or after `ExposureDetection`'s notification time, once: Immuni detects on new
 /// chunks only, and the seed's flag is "notified after the last Exposure Detection".
+///
+/// A p_OWOE sweep (`analytics.sweep`) runs one more model per value beside the main one, each
+/// fed the same detection runs, so the values differ by sampling alone (as in synthetic mode).
 final class SimulatedDetections {
+    /// One detection as every model receives it.
+    struct Run: Sendable {
+        var phone: Int
+        var at: SimTime
+        var riskyDay: Int64?
+        var bluetoothOn: Bool
+    }
+
+    /// Models touched by one shard each while a day is fed.
+    private struct Models: @unchecked Sendable { let all: [AnalyticsModel] }
+
     let model: AnalyticsModel
+    /// One attack-free model per swept p_OWOE, fed the very same detections: only sampling differs.
+    let sweep: [AnalyticsModel]
+    let threads: Int
     let startDayNumber: Int64
     /// Whether each phone's notification has reached the analytics.
     private var reported: [Bool]
@@ -23,15 +40,23 @@ final class SimulatedDetections {
 
     init(config: SimulationConfig, phoneOS: [OperatingSystem]) {
         let p = config.analytics
-        model = AnalyticsModel(parameters: p, seed: config.seed, start: config.start, days: config.days,
-                               phones: AnalyticsRun.profiles(phoneOS: phoneOS, parameters: p, seed: config.seed, start: config.start))
+        let profiles = AnalyticsRun.profiles(phoneOS: phoneOS, parameters: p, seed: config.seed, start: config.start)
+        model = AnalyticsModel(parameters: p, seed: config.seed, start: config.start, days: config.days, phones: profiles)
+        sweep = p.sweepPWithoutExposure.map { value in
+            AnalyticsModel(parameters: AnalyticsSweep.parameters(p, pWithoutExposure: value), seed: config.seed, start: config.start,
+                           days: config.days, phones: profiles)
+        }
+        threads = config.threads
         startDayNumber = SimClock.dayNumber(config.start)
         reported = Array(repeating: false, count: phoneOS.count)
     }
 
     /// Feeds one day's checks (ordered by time, phone: `checkSessions`) after that day's
-    /// `ExposureDetection.process`, then runs the model to the day's end. `availability` holds the day's states.
+    /// `ExposureDetection.process`, then runs the models to the day's end (one model per shard:
+    /// they share nothing). `availability` holds the day's states.
     func day(end: SimTime, checks: [CheckSession], detection: ExposureDetection, availability: PhoneAvailability) {
+        var runs: [Run] = []
+        runs.reserveCapacity(checks.count)
         for c in checks {
             let phone = Int(c.phone)
             let profile = model.profiles[phone]
@@ -42,19 +67,30 @@ final class SimulatedDetections {
                 reported[phone] = true
                 risky = startDayNumber + Int64(n.exposureDayIndex)
             }
-            model.detectionRan(phone: phone, at: c.at, riskyExposureDay: risky, bluetoothOn: !availability.bluetoothOff[phone])
-            detectionsFed += 1
+            runs.append(Run(phone: phone, at: c.at, riskyDay: risky, bluetoothOn: !availability.bluetoothOff[phone]))
         }
-        model.advance(until: end)
+        detectionsFed += runs.count
+        let models = Models(all: [model] + sweep), fed = runs
+        forEachShard(count: models.all.count, threads: threads) { range in
+            for m in range.map({ models.all[$0] }) {
+                for r in fed { m.detectionRan(phone: r.phone, at: r.at, riskyExposureDay: r.riskyDay, bluetoothOn: r.bluetoothOn) }
+                m.advance(until: end)
+            }
+        }
     }
 
-    /// Adds the `analytics` summary section (with the detection source) and its tables.
-    /// No p_OWOE sweep: it would need the whole detection stream replayed per value.
+    /// Adds the `analytics` summary section (with the detection source and, when configured, the
+    /// p_OWOE sweep) and its tables.
     func attached(to results: SimulationResults) -> SimulationResults {
         var (section, tables) = model.finish()
         if case .object(var entries) = section {
             entries.append(("detections", .object([("source", .text("simulated")), ("detection_runs", .integer(Int64(detectionsFed))),
                                                    ("checks_skipped", .integer(Int64(checksSkipped)))])))
+            if !sweep.isEmpty {
+                let report = AnalyticsSweep.report(rows: sweep.map { m in m.advance(until: m.end); return AnalyticsSweep.row(model: m) })
+                tables.append(NamedTable("sweep.csv", report.table))
+                entries.append(("sweep", report.summary))
+            }
             section = .object(entries)
         }
         return AnalyticsRun.appending(section: section, tables: tables, to: results)
