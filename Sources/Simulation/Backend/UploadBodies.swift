@@ -8,7 +8,7 @@ public enum UploadBodies {
     // MARK: Immuni: JSON body of POST /v1/ingestion/upload
 
     /// One exposure of an Exposure Detection Summary (A/G framework v1 `ENExposureInfo`).
-    public struct ImmuniExposureInfo: Sendable, Hashable {
+    public struct ImmuniExposureInfo: Sendable, Hashable, Encodable {
         public var date: String  // yyyy-MM-dd
         public var duration: Int  // seconds
         public var attenuationValue: Int
@@ -26,15 +26,15 @@ public enum UploadBodies {
             self.totalRiskScore = totalRiskScore
         }
 
-        var json: [String: Any] {
-            ["date": date, "duration": duration, "attenuation_value": attenuationValue,
-             "attenuation_durations": attenuationDurations, "transmission_risk_level": transmissionRiskLevel,
-             "total_risk_score": totalRiskScore]
+        enum CodingKeys: String, CodingKey {
+            case date, duration
+            case attenuationValue = "attenuation_value", attenuationDurations = "attenuation_durations"
+            case transmissionRiskLevel = "transmission_risk_level", totalRiskScore = "total_risk_score"
         }
     }
 
     /// One detection's summary (A/G framework v1 `ENExposureDetectionSummary`) with its exposures.
-    public struct ImmuniSummary: Sendable, Hashable {
+    public struct ImmuniSummary: Sendable, Hashable, Encodable {
         public var date: String
         public var matchedKeyCount: Int
         public var daysSinceLastExposure: Int
@@ -52,58 +52,86 @@ public enum UploadBodies {
             self.exposureInfo = exposureInfo
         }
 
-        var json: [String: Any] {
-            ["date": date, "matched_key_count": matchedKeyCount, "days_since_last_exposure": daysSinceLastExposure,
-             "attenuation_durations": attenuationDurations, "maximum_risk_score": maximumRiskScore,
-             "exposure_info": exposureInfo.map(\.json)]
+        enum CodingKeys: String, CodingKey {
+            case date
+            case matchedKeyCount = "matched_key_count", daysSinceLastExposure = "days_since_last_exposure"
+            case attenuationDurations = "attenuation_durations", maximumRiskScore = "maximum_risk_score"
+            case exposureInfo = "exposure_info"
         }
+    }
+
+    struct ImmuniTEK: Encodable {
+        var keyData: String
+        var rollingStartNumber: Int
+        var rollingPeriod: Int
+
+        enum CodingKeys: String, CodingKey {
+            case keyData = "key_data", rollingStartNumber = "rolling_start_number", rollingPeriod = "rolling_period"
+        }
+    }
+
+    struct ImmuniUpload: Encodable {
+        var teks: [ImmuniTEK]
+        var province: String
+        var exposureDetectionSummaries: [ImmuniSummary]
+        var padding: String?
+
+        enum CodingKeys: String, CodingKey {
+            case teks, province, exposureDetectionSummaries = "exposure_detection_summaries", padding
+        }
+    }
+
+    /// A dummy upload's body: padding only, as the app sends it.
+    struct ImmuniDummy: Encodable {
+        var padding: String?
     }
 
     /// Real upload: keys as given (the pipeline already sends the app's 14 most recent, newest
     /// first), the province, the summaries capped as the app caps them, then `padding` so the
-    /// body is `targetBytes` long. Past the target (too many summaries) it goes unpadded, as
-    /// the app cannot pad it either.
+    /// body is `targetBytes` long.
     public static func immuni(keys: [SubmittedKey], province: String, summaries: [ImmuniSummary], targetBytes: Int,
                               maxSummaries: Int, maxExposureInfo: Int, rng: RandomStream) -> [UInt8] {
-        let capped = cap(summaries, maxSummaries: maxSummaries, maxExposureInfo: maxExposureInfo)
-        let body: [String: Any] = [
-            "teks": keys.map { k in
-                ["key_data": Data(k.keyData).base64EncodedString(), "rolling_start_number": Int(k.rollingStartIntervalNumber),
-                 "rolling_period": Int(k.rollingPeriod)] as [String: Any]
-            },
-            "province": province,
-            "exposure_detection_summaries": capped.map(\.json),
-        ]
-        return padded(body, targetBytes: targetBytes, rng: rng)
+        var body = ImmuniUpload(
+            teks: keys.map { ImmuniTEK(keyData: Data($0.keyData).base64EncodedString(), rollingStartNumber: Int($0.rollingStartIntervalNumber),
+                                       rollingPeriod: Int($0.rollingPeriod)) },
+            province: province,
+            exposureDetectionSummaries: cap(summaries, maxSummaries: maxSummaries, maxExposureInfo: maxExposureInfo),
+            padding: "")
+        if let out = padded(json(body), targetBytes: targetBytes, rng: rng) { return out }
+        body.padding = nil
+        return json(body)
     }
 
     /// Dummy upload (`Immuni-Dummy-Data: true`): like the app's, only `padding`, to the same size.
     public static func immuniDummy(targetBytes: Int, rng: RandomStream) -> [UInt8] {
-        padded([:], targetBytes: targetBytes, rng: rng)
+        padded(json(ImmuniDummy(padding: "")), targetBytes: targetBytes, rng: rng) ?? json(ImmuniDummy(padding: nil))
     }
 
-    /// Adds `padding` of lowercase hex (the ingestion server accepts `^[a-f0-9]{0,150000}$`) so the
-    /// body has `targetBytes`. Sorted keys keep bodies byte-identical for equal draws; slashes stay
-    /// escaped (`\/`), as Foundation writes them in the app too. The ~110 kB of padding is spliced
-    /// into the serialized `"padding":""` (hex needs no escaping, so the bytes are what
-    /// JSONSerialization would write): serializing it would cost ~100 times more.
-    static func padded(_ body: [String: Any], targetBytes: Int, rng: RandomStream) -> [UInt8] {
-        var withPadding = body
-        withPadding["padding"] = ""
-        var out = try! JSONSerialization.data(withJSONObject: withPadding, options: [.sortedKeys])
-        let length = targetBytes - out.count
-        // Past the target (too many summaries) the app cannot pad either: sent without padding.
-        guard length >= 0 else { return json(body) }
+    /// Fills the empty `"padding":""` of `body` with lowercase hex (the ingestion server accepts
+    /// `^[a-f0-9]{0,150000}$`) so it has `targetBytes`; nil if the body is already too long (too
+    /// many summaries: the app's encoder fails there; ENSim sends it unpadded). Hex needs no
+    /// escaping, so the bytes are what the encoder writes for the padded string; splicing ~110 kB
+    /// in is far cheaper than encoding it.
+    static func padded(_ body: [UInt8], targetBytes: Int, rng: RandomStream) -> [UInt8]? {
+        let length = targetBytes - body.count
+        guard length >= 0 else { return nil }
         // Quotes inside values are escaped, so this byte sequence is the key and its empty value.
-        guard let marker = out.range(of: Data("\"padding\":\"\"".utf8)) else {
-            preconditionFailure("Immuni body without its padding field")
-        }
-        out.replaceSubrange(marker.upperBound - 1..<marker.upperBound - 1, with: hexPadding(length, rng: rng))
-        return [UInt8](out)
+        let marker = Array("\"padding\":\"\"".utf8)
+        guard let at = Data(body).range(of: Data(marker)) else { preconditionFailure("Immuni body without its padding field") }
+        var out = [UInt8]()
+        out.reserveCapacity(targetBytes)
+        out.append(contentsOf: body[..<(at.upperBound - 1)])
+        out.append(contentsOf: hexPadding(length, rng: rng))
+        out.append(contentsOf: body[(at.upperBound - 1)...])
+        return out
     }
 
-    static func json(_ object: [String: Any]) -> [UInt8] {
-        [UInt8](try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    /// Sorted keys, so bodies are byte-identical for equal draws; slashes stay escaped (`\/`), as
+    /// Foundation writes them in the app too.
+    static func json(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return [UInt8](try! encoder.encode(value))
     }
 
     /// `length` lowercase hex digits, eight from each 32-bit draw (two per byte, from a table:
