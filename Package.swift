@@ -47,7 +47,9 @@ let package = Package(
 
         // Layer 4: the simulation.
         .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "CPrefetch", "GAEN", "P6",
-                                                 .product(name: "Crypto", package: "swift-crypto")]),
+                                                 .product(name: "Crypto", package: "swift-crypto"),
+                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                exclude: ["Backend/Proto/submission_payload.proto"]),
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [

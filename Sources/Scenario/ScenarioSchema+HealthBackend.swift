@@ -44,6 +44,10 @@ extension ScenarioSchema {
         Field("otp_max_attempts", .integer(default: 3, range: 1...20), unit: "attempts", doc: "Immuni: OTPs a user tries before giving up."),
         Field("dummy_uploads_per_phone_day", .number(default: 0.1, range: 0...100), unit: "sessions/phone/day",
               doc: "Dummy upload sessions from healthy phones (CWA fake requests, Immuni-Dummy-Data); accepted and discarded, counted in load and bytes."),
+        Field("immuni_upload_target_bytes", .integer(default: 110_000, range: 0...10_000_000), unit: "bytes",
+              doc: "Immuni: upload bodies (real and dummy) are padded to this size (the app's teks_packet_size)."),
+        Field("cwa_padded_key_count", .integer(default: 14, range: 0...100), unit: "keys",
+              doc: "CWA: the app pads 28 bytes per key short of this (MIN_KEY_COUNT_FOR_SUBMISSION; 15 in later versions)."),
         Field("min_keys_per_package", .integer(default: 140, range: 0...1_000_000), unit: "keys",
               doc: "CWA: keys an hourly package needs (shifting-policy-threshold); otherwise an empty file and the keys wait."),
         Field("max_keys_per_package", .integer(default: 0, range: 0...100_000_000), unit: "keys",
@@ -104,6 +108,8 @@ extension SimulationConfig {
         b.otpUploadDelaySeconds = Delay(mean: number("otp_upload_delay_seconds_mean"), sd: number("otp_upload_delay_seconds_sd"))
         b.otpMaxAttempts = int("otp_max_attempts")
         b.dummyUploadsPerPhoneDay = number("dummy_uploads_per_phone_day")
+        b.immuniUploadTargetBytes = int("immuni_upload_target_bytes")
+        b.cwaPaddedKeyCount = int("cwa_padded_key_count")
         b.minKeysPerPackage = int("min_keys_per_package")
         b.maxKeysPerPackage = int("max_keys_per_package") == 0 ? nil : int("max_keys_per_package")
         b.expiryPolicyMinutes = int("expiry_policy_minutes")

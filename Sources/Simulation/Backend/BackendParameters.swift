@@ -49,6 +49,17 @@ public struct BackendParameters: Sendable, Equatable {
     /// Dummy upload sessions per app phone per day.
     public var dummyUploadsPerPhoneDay: Double = 0.1
 
+    // Upload bodies (UploadBodies.swift), padded so real and dummy uploads look alike.
+    /// Immuni `teks_packet_size` (June 2020 app configuration): the app pads URL, method, headers
+    /// and body to this; ENSim pads the body alone to it (headers are not modelled).
+    public var immuniUploadTargetBytes: Int = 110_000
+    /// Immuni `teks_max_summary_count` and `teks_max_info_count`: caps on the epidemiological info.
+    public var immuniMaxSummaryCount: Int = 84
+    public var immuniMaxExposureInfoCount: Int = 600
+    /// CWA app `MIN_KEY_COUNT_FOR_SUBMISSION` (14; 15 in later versions) and its 28 B per missing key.
+    public var cwaPaddedKeyCount: Int = 14
+    public var cwaPaddingBytesPerKey: Int = 28
+
     // Publishing.
     /// CWA: keys an hourly package needs (`shifting-policy-threshold`), else an empty file and the keys wait.
     public var minKeysPerPackage: Int = 140
@@ -73,10 +84,4 @@ public struct BackendParameters: Sendable, Equatable {
     /// Export region and Apple/Google verification key ID (the country's MCC).
     public var region: String { flavor == .cwa ? "DE" : "222" }
     public var verificationKeyID: String { flavor == .cwa ? "262" : "222" }
-}
-
-extension BackendParameters {
-    /// Request body of an upload, padded so real and dummy uploads look alike (approximate:
-    /// CWA's protobuf padded to 15 keys ≈ 500 B; Immuni's JSON with 14 keys, province and padding ≈ 1.5 kB).
-    public var uploadBodyBytes: Int { flavor == .cwa ? 500 : 1_500 }
 }

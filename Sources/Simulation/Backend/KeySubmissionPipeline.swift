@@ -68,6 +68,13 @@ public final class KeySubmissionPipeline {
     public private(set) var polls: Int64 = 0
     var hourly: [BackendHour]
     private var lastBatch: SimTime
+    /// Padding draws of each upload body, reseeded per upload from ("backend.body", time, uploader).
+    private let bodyStream: RandomStream
+    /// Length of every dummy/fake upload body: padding makes it independent of the draws, so one
+    /// encoded body stands for the hour's aggregated count.
+    public let dummyBodyBytes: Int
+    /// Sees every counted upload body (tests).
+    var bodyObserver: ((_ body: [UInt8], _ national: Bool) -> Void)?
 
     public init(health: HealthParameters, backend: BackendParameters, seed: UInt64, start: SimTime, days: Int,
                 phoneOf: [Int32], appPhones: Int, series: CaseSeries?,
@@ -86,6 +93,8 @@ public final class KeySubmissionPipeline {
         self.schedule = schedule
         hourly = Array(repeating: BackendHour(), count: days * 24)
         lastBatch = start
+        bodyStream = RandomStream(seed: seed, stream: "backend.body", generator: .taus2)
+        dummyBodyBytes = Self.dummyBody(backend, rng: bodyStream).count
     }
 
     // MARK: Clock
@@ -407,7 +416,9 @@ public final class KeySubmissionPipeline {
         let h = hourIndex(now)
         if let h {
             if national { hourly[h].nationalUploads += 1 } else { hourly[h].realUploads += 1 }
-            hourly[h].uploadBytes += Int64(parameters.uploadBodyBytes)
+            let body = uploadBody(keys, uploader: uploader, now: now)
+            hourly[h].uploadBytes += Int64(body.count)
+            bodyObserver?(body, national)
         }
         if let reason = validator.validate(keys, at: now) {
             rejections[reason.index] += 1
@@ -441,6 +452,34 @@ public final class KeySubmissionPipeline {
         return true
     }
 
+    // MARK: Request bodies
+
+    /// The upload's request body as the app encodes it (UploadBodies.swift). Immuni's exposure
+    /// detection summaries are sent empty: the run's detections are not wired to the pipeline
+    /// yet. The body length does not depend on them (padding fills to the target size).
+    func uploadBody(_ keys: [SubmittedKey], uploader: Int32, now: SimTime) -> [UInt8] {
+        bodyStream.reseed(StreamKey(seed: seed, stream: "backend.body",
+                                    index: UInt64(bitPattern: now) << 24 ^ UInt64(UInt32(bitPattern: uploader))))
+        switch parameters.flavor {
+        case .cwa:
+            return UploadBodies.cwa(keys: keys, paddedKeyCount: parameters.cwaPaddedKeyCount,
+                                    bytesPerKey: parameters.cwaPaddingBytesPerKey, rng: bodyStream)
+        case .immuni:
+            let phone = caseOfPerson[uploader].map { state[Int($0)].phone } ?? -1
+            let province = phone >= 0 ? ImmuniProvince.code(phone: phone, seed: seed) : ImmuniProvince.code(drawnFrom: bodyStream)
+            return UploadBodies.immuni(keys: keys, province: province, summaries: [], targetBytes: parameters.immuniUploadTargetBytes,
+                                       maxSummaries: parameters.immuniMaxSummaryCount,
+                                       maxExposureInfo: parameters.immuniMaxExposureInfoCount, rng: bodyStream)
+        }
+    }
+
+    static func dummyBody(_ p: BackendParameters, rng: RandomStream) -> [UInt8] {
+        switch p.flavor {
+        case .cwa: return UploadBodies.cwaFake(paddedKeyCount: p.cwaPaddedKeyCount, bytesPerKey: p.cwaPaddingBytesPerKey, rng: rng)
+        case .immuni: return UploadBodies.immuniDummy(targetBytes: p.immuniUploadTargetBytes, rng: rng)
+        }
+    }
+
     // MARK: Aggregated traffic
 
     /// Dummy sessions from healthy phones in [t, t + 1 h): a Poisson count, not one event each.
@@ -459,7 +498,7 @@ public final class KeySubmissionPipeline {
         }
         if let h = hourIndex(t) {
             hourly[h].dummyUploads += n
-            hourly[h].uploadBytes += n * Int64(parameters.uploadBodyBytes)
+            hourly[h].uploadBytes += n * Int64(dummyBodyBytes)
         }
     }
 
