@@ -17,6 +17,9 @@ struct MatcherBenchmark: ParsableCommand {
     @Option(help: "Published keys in the index.")
     var keys = 20_000
 
+    @Option(help: "Repetitions of each timed part; the fastest counts (the machine is shared and noisy).")
+    var repeats = 5
+
     @OptionGroup var output: BenchOutputOptions
 
     func run() throws {
@@ -36,7 +39,13 @@ struct MatcherBenchmark: ParsableCommand {
         let rpis = UnsafeMutableBufferPointer<RollingProximityIdentifier>.allocate(capacity: teks.count * 144)
         defer { rpis.deallocate() }
         var derived = 0
-        let deriveTime = try clock.measure {
+        func fastest(_ body: () throws -> Void) rethrows -> Duration {
+            var best = Duration.seconds(Int64.max)
+            for _ in 0..<max(1, repeats) { best = min(best, try clock.measure(body)) }
+            return best
+        }
+        let deriveTime = try fastest {
+            derived = 0
             for tek in teks {
                 let sub = tek.subKeys
                 try deriver.derive(rpik: sub.identifierKey, firstInterval: tek.rollingStartIntervalNumber,
@@ -46,7 +55,7 @@ struct MatcherBenchmark: ParsableCommand {
         }
         let derivedPerSecond = Double(derived) / seconds(deriveTime)
         var index: DiagnosisKeyIndex? = nil
-        let buildTime = try clock.measure { index = try DiagnosisKeyIndex(packages: [package], threads: 1) }
+        let buildTime = try fastest { index = try DiagnosisKeyIndex(packages: [package], threads: 1) }
         let indexedPerSecond = Double(index!.identifierCount) / seconds(buildTime)
 
         let config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
@@ -59,13 +68,21 @@ struct MatcherBenchmark: ParsableCommand {
         let all = (0..<phones).map { PackageDownload(phone: Int32($0), package: 0, at: start + 8 * 86_400) }
         var rates: [String: Double] = [:]
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        for threads in Array(Set([1, 2, cores])).sorted() {
-            var checked = 0
-            let t = clock.measure {
-                checked = Matcher.match(index: index!, store: world.encounters, phones: phones, start: start,
-                                        downloads: { all[$0...$0] }, threads: threads).encountersChecked
+        // Thread counts interleaved within each repetition, so a noisy spell hits all of them alike.
+        let threadCounts = Array(Set([1, 2, cores])).sorted()
+        var best = [Int: Duration]()
+        var checked = 0
+        for _ in 0..<max(1, repeats) {
+            for threads in threadCounts {
+                let t = clock.measure {
+                    checked = Matcher.match(index: index!, store: world.encounters, phones: phones, start: start,
+                                            downloads: { all[$0...$0] }, threads: threads).encountersChecked
+                }
+                best[threads] = min(best[threads] ?? t, t)
             }
-            rates["encounters_per_second_\(threads)_threads"] = (Double(checked) / seconds(t)).rounded()
+        }
+        for threads in threadCounts {
+            rates["encounters_per_second_\(threads)_threads"] = (Double(checked) / seconds(best[threads]!)).rounded()
         }
         let openssl = try opensslSingleBlockRate()
         let oneThread = rates["encounters_per_second_1_threads"]!
@@ -79,7 +96,7 @@ struct MatcherBenchmark: ParsableCommand {
             "target_met_half_of_openssl": derivedPerSecond >= openssl / 2,
             "speedup_2_threads": (twoThreads / oneThread * 100).rounded() / 100,
             "target_met_speedup_1_8": twoThreads / oneThread >= 1.8,
-            "keys": keys, "population": population, "phones": phones, "cores": cores,
+            "keys": keys, "population": population, "phones": phones, "cores": cores, "repeats_fastest_of": repeats,
         ]
         for (k, v) in rates { result[k] = v }
         try emitBenchResult(result, options: output)

@@ -43,7 +43,7 @@ import Testing
         #expect(bodies.count == Int(t.realUploads + t.nationalUploads))
         #expect(pipeline.dummyBodyBytes == 110_000 && bodies.allSatisfy { $0.0.count == 110_000 })
         #expect(t.uploadBytes == Int64(bodies.count + Int(t.dummyUploads)) * 110_000)
-        let provinces = Set(ImmuniProvince.capitals)
+        let provinces = Set(ItalianProvinces.all.map(\.code))
         for (body, _) in bodies {
             let parsed = try JSONSerialization.jsonObject(with: Data(body))
             let json = try #require(parsed as? [String: Any])

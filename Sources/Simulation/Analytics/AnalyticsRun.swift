@@ -13,9 +13,6 @@ public enum AnalyticsRun {
     public static func profiles(phoneOS: [OperatingSystem], parameters p: AnalyticsParameters, seed: UInt64, start: SimTime) -> [AnalyticsPhoneProfile] {
         let regions = try! DiscreteDistribution(weights: p.regionWeights)
         let italian = p.regionWeights.count == ItalianRegions.all.count
-        let provinces = italian ? ItalianProvinces.byRegion.map { members in
-            try! DiscreteDistribution(weights: members.map { Double(ItalianProvinces.all[$0].population) })
-        } : []
         let stream = RandomStream(seed: seed, stream: "analytics.profile", generator: .taus2)
         let provinceStream = RandomStream(seed: seed, stream: "analytics.province", generator: .taus2)
         return phoneOS.enumerated().map { phone, os in
@@ -24,10 +21,7 @@ public enum AnalyticsRun {
             let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
             let install = start + Int64(u4 * Double(Int64(p.installSpreadDays) * SimDuration.day))
             var province = -1
-            if italian {
-                provinceStream.reseed(StreamKey(seed: seed, stream: "analytics.province", index: UInt64(phone)))
-                province = ItalianProvinces.byRegion[region][provinces[region].sample(provinceStream)]
-            }
+            if italian { province = ItalianProvinces.province(ofPhone: phone, inRegion: region, seed: seed, stream: provinceStream) }
             return AnalyticsPhoneProfile(os: os, region: region, province: province, installTime: install, genuine: u1 < p.genuineShare,
                                          exposurePermission: u2 < p.exposurePermissionShare, notificationPermission: u3 < p.notificationPermissionShare)
         }

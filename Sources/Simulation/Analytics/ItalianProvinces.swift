@@ -1,3 +1,5 @@
+import GSL
+
 /// Italy's 107 provinces (2020), the "province of domicile" the Operational Info carries.
 /// Codes are the two-letter sigle Immuni's apps send ("RM", "MI", …, "SU" Sud Sardegna);
 /// each province belongs to one of the 21 areas of `ItalianRegions` (Bolzano and Trento are
@@ -23,6 +25,20 @@ public enum ItalianProvinces {
 
     /// Province indices of each area, in table order.
     public static let byRegion: [[Int]] = ItalianRegions.all.indices.map { r in all.indices.filter { regionIndex[$0] == r } }
+
+    /// Each area's provinces weighted by population.
+    static let withinRegion: [DiscreteDistribution] = byRegion.map { members in
+        try! DiscreteDistribution(weights: members.map { Double(all[$0].population) })
+    }
+
+    /// The province of domicile of `phone` in area `region`: a draw of its own stream
+    /// ("analytics.province", phone), so analytics profiles and Immuni uploads agree.
+    static func province(ofPhone phone: Int, inRegion region: Int, seed: UInt64, stream: RandomStream? = nil) -> Int {
+        let key = StreamKey(seed: seed, stream: "analytics.province", index: UInt64(phone))
+        let rng = stream ?? RandomStream(seed: seed, stream: "analytics.province", generator: .taus2)
+        rng.reseed(key)
+        return byRegion[region][withinRegion[region].sample(rng)]
+    }
 
     public static let all: [Province] = [
         Province(code: "TO", name: "Torino", region: "piemonte", population: 2_259_523),

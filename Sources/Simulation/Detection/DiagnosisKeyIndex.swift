@@ -95,6 +95,13 @@ public final class DiagnosisKeyIndex: @unchecked Sendable {
         self.table = table
     }
 
+    /// Starts loading the table slot `rpi` hashes to (a hint; matching calls it a few encounters
+    /// ahead, so lookups, each a cache miss in a table far larger than the caches, overlap).
+    @inline(__always)
+    public func prefetch(_ rpi: RollingProximityIdentifier) {
+        table.withUnsafeBufferPointer { ensim_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: rpi.value.word0) & mask)) }
+    }
+
     /// The key that produced `rpi` and the interval it belongs to, if any. RPIs are AES output,
     /// so their first 8 bytes are already a uniform hash.
     @inline(__always)

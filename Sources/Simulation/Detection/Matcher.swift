@@ -18,10 +18,13 @@ public struct EncounterMatch: Sendable, Equatable {
 }
 
 /// Matches phones' retained encounters against a key index, in parallel over contiguous
-/// phone shards, merged in phone order (identical for any thread count).
+/// phone shards (several per thread, handed out as threads free up), merged in phone order
+/// (identical for any thread count).
 public enum Matcher {
     /// GAEN accepts an RPI up to 12 intervals (2 hours) outside its key's validity for clock drift.
     public static let clockDriftIntervals: Int64 = 12
+    /// How many encounters ahead lookups are prefetched.
+    static let prefetchDistance = 8
 
     /// Encounters checked and matches found.
     public struct Result: Sendable {
@@ -34,9 +37,9 @@ public enum Matcher {
     ///   - start: UTC midnight of simulation day 0.
     public static func match(index: DiagnosisKeyIndex, store: EncounterStore, phones: Int, start: SimTime,
                              downloads: @Sendable (Int) -> ArraySlice<PackageDownload>, threads: Int) -> Result {
-        let layout = ShardLayout(count: phones, threads: threads)
+        let layout = ShardLayout(count: phones, threads: threads, shardsPerThread: 16)
         let shards = ShardResults<Result>(count: layout.shards)
-        forEachShard(count: phones, threads: threads) { range in
+        layout.forEach(threads: threads) { range in
             var found: [EncounterMatch] = []
             var checked = 0
             for phone in range {
@@ -44,8 +47,10 @@ public enum Matcher {
                 if got.isEmpty { continue }
                 for day in store.days {
                     let midnight = start + Int64(day.dayIndex) * SimDuration.day
-                    for e in day.encounters(of: phone) {
+                    let encounters = day.encounters(of: phone)
+                    for e in encounters {
                         checked += 1
+                        if e + prefetchDistance < encounters.upperBound { index.prefetch(day.identifiers[e + prefetchDistance]) }
                         guard let hit = index.lookup(day.identifiers[e]) else { continue }
                         let packages = index.packagesOfKey[hit.key]
                         let scans = day.scans(of: e)
