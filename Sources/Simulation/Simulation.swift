@@ -90,6 +90,8 @@ public final class Simulation {
                                          seed: config.seed, start: config.start,
                                          contactPhoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
         detection = makeExposureDetection(config.detection)
+        let detection = self.detection!
+        pipeline.exposureSummaries = { phone, time in detection.immuniSummaries(phone: phone, before: time) }
         let analytics = config.analytics.enabled && config.analytics.detections == .simulated
             ? SimulatedDetections(config: config, phoneOS: population.phoneOS) : nil
         distribution.recordsCheckSessions = analytics != nil

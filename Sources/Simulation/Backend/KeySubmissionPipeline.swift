@@ -52,6 +52,9 @@ public final class KeySubmissionPipeline {
     private(set) var cases: [PositiveCase] = []
     private var state: [CaseState] = []
     private var caseOfPerson: [Int32: Int32] = [:]
+    /// Immuni's exposure detection summaries app phone `phone` holds at a time (set by the
+    /// simulation from its exposure detection; none when unset).
+    var exposureSummaries: ((Int32, SimTime) -> [UploadBodies.ImmuniSummary])?
     /// Cases whose result has been delivered, in delivery order.
     public private(set) var positiveCases: [PositiveCase] = []
     /// Accepted first uploads of app users' keys, in upload order (P6 discloses at the same moments).
@@ -454,9 +457,8 @@ public final class KeySubmissionPipeline {
 
     // MARK: Request bodies
 
-    /// The upload's request body as the app encodes it (UploadBodies.swift). Immuni's exposure
-    /// detection summaries are sent empty: the run's detections are not wired to the pipeline
-    /// yet. The body length does not depend on them (padding fills to the target size).
+    /// The upload's request body as the app encodes it (UploadBodies.swift), Immuni's with the
+    /// uploader's exposure detection summaries from `exposureSummaries` (the run's detections).
     func uploadBody(_ keys: [SubmittedKey], uploader: Int32, now: SimTime) -> [UInt8] {
         bodyStream.reseed(StreamKey(seed: seed, stream: "backend.body",
                                     index: UInt64(bitPattern: now) << 24 ^ UInt64(UInt32(bitPattern: uploader))))
@@ -467,7 +469,8 @@ public final class KeySubmissionPipeline {
         case .immuni:
             let phone = caseOfPerson[uploader].map { state[Int($0)].phone } ?? -1
             let province = phone >= 0 ? ImmuniProvince.code(phone: phone, seed: seed) : ImmuniProvince.code(drawnFrom: bodyStream)
-            return UploadBodies.immuni(keys: keys, province: province, summaries: [], targetBytes: parameters.immuniUploadTargetBytes,
+            let summaries = phone >= 0 ? exposureSummaries?(phone, now) ?? [] : []
+            return UploadBodies.immuni(keys: keys, province: province, summaries: summaries, targetBytes: parameters.immuniUploadTargetBytes,
                                        maxSummaries: parameters.immuniMaxSummaryCount,
                                        maxExposureInfo: parameters.immuniMaxExposureInfoCount, rng: bodyStream)
         }

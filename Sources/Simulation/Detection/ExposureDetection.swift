@@ -29,7 +29,8 @@ public final class ExposureDetection {
         var uploaders: [Int32]
     }
 
-    private(set) var windows: [Int32: [Window]] = [:]
+    /// Each phone's matched windows, in detection order.
+    var windows: [Int32: [Window]] = [:]
     private var seenWindows: Set<UInt64> = []
     private(set) var notifications: [Int32: Notification] = [:]
     /// Highest package sequence each phone downloaded (phones fetch packages in order).
