@@ -128,15 +128,20 @@ public final class ExposureDetection {
         case .v2:
             return windows.map { exposure($0, scans: $0.scans) }
         case .v1:
-            var order: [Bytes16] = []
-            var byKey: [Bytes16: [Window]] = [:]
-            for w in windows {
-                let k = w.key.temporaryExposureKey.keyData
-                if byKey[k] == nil { order.append(k) }
-                byKey[k, default: []].append(w)
-            }
-            return order.map { k in let ws = byKey[k]!; return exposure(ws[0], scans: ws.flatMap(\.scans)) }
+            return Self.byKey(windows).map { ws in exposure(ws[0], scans: ws.flatMap(\.scans)) }
         }
+    }
+
+    /// Windows grouped by key (GAEN v1 scores one exposure per key), keys in order of first window.
+    static func byKey(_ windows: [Window]) -> [[Window]] {
+        var order: [Bytes16] = []
+        var byKey: [Bytes16: [Window]] = [:]
+        for w in windows {
+            let k = w.key.temporaryExposureKey.keyData
+            if byKey[k] == nil { order.append(k) }
+            byKey[k, default: []].append(w)
+        }
+        return order.map { byKey[$0]! }
     }
 
     private func firstNotifyingDay(_ all: [Window], asOf: SimTime) -> Notification? {

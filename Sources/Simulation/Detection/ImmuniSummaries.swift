@@ -26,19 +26,12 @@ extension ExposureDetection {
     }
 
     private func summary(_ detected: [Window], at: SimTime, config: ExposureConfigurationV1) -> UploadBodies.ImmuniSummary {
-        var order: [Bytes16] = []
-        var byKey: [Bytes16: [Window]] = [:]
-        for w in detected {
-            let k = w.key.temporaryExposureKey.keyData
-            if byKey[k] == nil { order.append(k) }
-            byKey[k, default: []].append(w)
-        }
+        let keys = Self.byKey(detected)
         let detectionDay = SimClock.dayNumber(at)
         var bucketMinutes = [0, 0, 0]
         var infos: [UploadBodies.ImmuniExposureInfo] = []
         var daysSinceLast = Int.max
-        for k in order {
-            let ws = byKey[k]!
+        for ws in keys {
             let days = Int(detectionDay - startDayNumber - Int64(ws[0].dayIndex))
             let trl = ws[0].key.transmissionRiskLevel.map(Int.init) ?? config.transmissionRiskLevelWhenMissing
             let scored = config.score(KeyExposure(scans: ws.flatMap(\.scans), daysSinceExposure: days,
@@ -53,7 +46,7 @@ extension ExposureDetection {
         }
         let maximum = infos.map(\.totalRiskScore).max() ?? 0
         return UploadBodies.ImmuniSummary(
-            date: CivilCalendar.isoDateString(at), matchedKeyCount: order.count, daysSinceLastExposure: daysSinceLast,
+            date: CivilCalendar.isoDateString(at), matchedKeyCount: keys.count, daysSinceLastExposure: daysSinceLast,
             attenuationDurations: bucketMinutes.map { min(30, $0) * 60 }, maximumRiskScore: maximum,
             exposureInfo: maximum >= Self.immuniExposureInfoMinimumRiskScore ? infos : [])
     }
