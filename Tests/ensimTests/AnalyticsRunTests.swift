@@ -47,6 +47,7 @@ import Testing
         let provinces = String(decoding: try Data(contentsOf: folders[0].appendingPathComponent("analytics_provinces.csv")), as: UTF8.self)
             .split(separator: "\n")
         #expect(provinces.count == 1 + 2 * 107)   // header + 107 provinces per month
+        #expect(provinces[0].contains("notified_ci_upper,bluetooth_off_truth,bluetooth_off_estimate"))
         #expect((analytics["provinces"] as! [String: Any])["provinces"] as? Int == 107)
     }
 }

@@ -103,6 +103,7 @@ struct AnalyticsReport {
         "month", "province", "name", "region", "phones",
         "working_apps_truth", "working_apps_estimate", "working_apps_ci_lower", "working_apps_ci_upper", "working_apps_relative_error",
         "notified_truth", "notified_estimate", "notified_ci_lower", "notified_ci_upper",
+        "bluetooth_off_truth", "bluetooth_off_estimate", "bluetooth_off_ci_lower", "bluetooth_off_ci_upper",
         "uploads_without_exposure", "uploads_with_exposure", "uploads_from_attacks",
     ]
 
@@ -124,6 +125,8 @@ struct AnalyticsReport {
                               .number(e.working.truth), .number(e.working.estimate), .number(e.working.lower), .number(e.working.upper),
                               .number(e.working.relativeError),
                               .number(e.notified.truth), .number(e.notified.estimate), .number(e.notified.lower), .number(e.notified.upper),
+                              .number(e.bluetoothOff.truth), .number(e.bluetoothOff.estimate), .number(e.bluetoothOff.lower),
+                              .number(e.bluetoothOff.upper),
                               .integer(Int64(c.uploadsWithout)), .integer(Int64(c.uploadsWith)), .integer(Int64(c.polluted))])
             }
         }
