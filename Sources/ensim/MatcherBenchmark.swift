@@ -12,7 +12,7 @@ struct MatcherBenchmark: ParsableCommand {
         discussion: "ensim bench matcher --json --out Results/benchmarks/matcher.json")
 
     @Option(help: "Population of the simulated world whose encounters are matched.")
-    var population = 20_000
+    var population = 200_000
 
     @Option(help: "Published keys in the index.")
     var keys = 20_000
@@ -23,6 +23,7 @@ struct MatcherBenchmark: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
 
     func run() throws {
+        let loadBefore = EngineBenchmark.loadAverage
         var rng = SystemRandomNumberGenerator()
         let start: Int64 = 18_536 * 86_400
         let published = (0..<keys).map { i in
@@ -83,6 +84,7 @@ struct MatcherBenchmark: ParsableCommand {
         }
         for threads in threadCounts {
             rates["encounters_per_second_\(threads)_threads"] = (Double(checked) / seconds(best[threads]!)).rounded()
+            rates["match_seconds_\(threads)_threads"] = (seconds(best[threads]!) * 1e4).rounded() / 1e4
         }
         let openssl = try opensslSingleBlockRate()
         let oneThread = rates["encounters_per_second_1_threads"]!
@@ -97,8 +99,12 @@ struct MatcherBenchmark: ParsableCommand {
             "speedup_2_threads": (twoThreads / oneThread * 100).rounded() / 100,
             "target_met_speedup_1_8": twoThreads / oneThread >= 1.8,
             "keys": keys, "population": population, "phones": phones, "cores": cores, "repeats_fastest_of": repeats,
+            "encounters_checked": checked,
         ]
         for (k, v) in rates { result[k] = v }
+        if let loadBefore, let loadAfter = EngineBenchmark.loadAverage {
+            result["load_average"] = "\(loadBefore) at start, \(loadAfter) at end (1, 5, 15 min)"
+        }
         try emitBenchResult(result, options: output)
     }
 
