@@ -10,6 +10,9 @@ extension ScenarioSchema {
         Field("cases_csv_scale", .number(default: 1, range: 0...1_000_000), unit: "factor",
               doc: "Multiplies the CSV's counts, e.g. contact population / national population."),
         share("asymptomatic_share", 0.3, "Share of cases without symptoms (no onset date; infectious from a few days before the test)."),
+        Field("latent_period_days_mean", .number(default: 3, range: 0...30), unit: "days",
+              doc: "Mean delay from infection to the start of infectiousness (gamma); with 2 presymptomatic days the mean incubation is 5 days."),
+        Field("latent_period_days_sd", .number(default: 1.5, range: 0...30), unit: "days", doc: "Standard deviation of that delay."),
         Field("presymptomatic_days", .integer(default: 2, range: 0...14), unit: "days",
               doc: "Days before symptom onset that a case is infectious."),
         Field("onset_to_test_days_mean", .number(default: 2, range: 0...30), unit: "days", doc: "Mean delay from symptom onset (or infectiousness) to the test (gamma)."),
@@ -81,6 +84,7 @@ extension SimulationConfig {
         h.casesCSV = csv.isEmpty ? nil : csv
         h.casesCSVScale = number("cases_csv_scale")
         h.asymptomaticShare = number("asymptomatic_share")
+        h.latentPeriodDays = Delay(mean: number("latent_period_days_mean"), sd: number("latent_period_days_sd"))
         h.presymptomaticDays = Int(v.at("health.presymptomatic_days")!.intValue!)
         h.onsetToTest = Delay(mean: number("onset_to_test_days_mean"), sd: number("onset_to_test_days_sd"))
         h.resultDelayHours = Delay(mean: number("result_delay_hours_mean"), sd: number("result_delay_hours_sd"))

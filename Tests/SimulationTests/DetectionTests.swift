@@ -91,7 +91,7 @@ import Testing
         var cases: [PositiveCase] = []
         for person in persons {
             let end = config.start + Int64(config.days) * SimDuration.day
-            cases.append(PositiveCase(person: person, infectiousFromDay: startDay, symptomOnset: nil, testedAt: end - 6 * 3600, resultAt: end - 3600))
+            cases.append(PositiveCase(person: person, infectedAt: config.start - 3 * SimDuration.day, infectiousFromDay: startDay, symptomOnset: nil, testedAt: end - 6 * 3600, resultAt: end - 3600))
             for d in 0..<Int64(config.days) {
                 let tek = PhoneFleet.temporaryExposureKey(seed: config.seed, phone: phoneOf[person]!, dayNumber: startDay + d, stream: stream)
                 keys.append(PublishedKey(key: DiagnosisKey(tek, transmissionRiskLevel: 6, reportType: .confirmedTest), uploader: person, uploadedAt: end - 1800))

@@ -53,7 +53,7 @@ import Testing
         p.enabled = true
         let builder = P6DisclosureBuilder(parameters: p, seed: 4, phoneIsIOS: [false])
         let first = midnight + 12 * 3_600
-        let positive = PositiveCase(person: 0, infectiousFromDay: SimClock.dayNumber(midnight) - 1, symptomOnset: nil,
+        let positive = PositiveCase(person: 0, infectedAt: midnight - 4 * SimDuration.day, infectiousFromDay: SimClock.dayNumber(midnight) - 1, symptomOnset: nil,
                                     testedAt: first - 3_600, resultAt: first - 600)
         func disclosed(at t: SimTime) -> [P6Epoch] {
             builder.build(CaseUpload(positiveCase: positive, phone: 0, at: t), index: 0, rx: P6RxStore(retentionDays: 21),

@@ -528,6 +528,11 @@ public final class KeySubmissionPipeline {
     public var testToPublicationHours: [Double] {
         zip(cases, state).compactMap { c, s in s.publishedAt.map { Double($0 - c.testedAt) / Double(SimDuration.hour) } }
     }
+
+    /// Days from infection to first publication of the case's keys, for cases published so far.
+    public var infectionToPublicationDays: [Double] {
+        zip(cases, state).compactMap { c, s in s.publishedAt.map { Double($0 - c.infectedAt) / Double(SimDuration.day) } }
+    }
 }
 
 extension RejectionReason { var index: Int { RejectionReason.allCases.firstIndex(of: self)! } }

@@ -5,8 +5,12 @@ extension KeySubmissionPipeline {
     /// summary.json's `health` section: index cases and the funnel to published keys.
     public func healthSummary() -> ReportValue {
         let f = funnel
+        func quantile(_ values: [Double], _ p: Double) -> ReportValue {
+            values.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: values, p))
+        }
         let delays = Statistics.sorted(testToPublicationHours)
-        func quantile(_ p: Double) -> ReportValue { delays.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: delays, p)) }
+        let fromInfection = Statistics.sorted(infectionToPublicationDays)
+        let infectionToTest = Statistics.sorted(positiveCases.map { Double($0.testedAt - $0.infectedAt) / Double(SimDuration.day) })
         return .object([
             ("index_cases", .integer(Int64(f.indexCases))),
             ("results_delivered", .integer(Int64(positiveCases.count))),
@@ -25,8 +29,11 @@ extension KeySubmissionPipeline {
                 ("lost_upload_rejected", .integer(Int64(f.lostRejected))),
             ])),
             ("upload_share_of_app_users", Simulation.interval(Proportion.clopperPearson(successes: f.uploaded, trials: max(f.appUsers, 1)))),
-            ("test_to_publication_hours_median", quantile(0.5)),
-            ("test_to_publication_hours_p90", quantile(0.9)),
+            ("infection_to_test_days_median", quantile(infectionToTest, 0.5)),
+            ("test_to_publication_hours_median", quantile(delays, 0.5)),
+            ("test_to_publication_hours_p90", quantile(delays, 0.9)),
+            ("infection_to_publication_days_median", quantile(fromInfection, 0.5)),
+            ("infection_to_publication_days_p90", quantile(fromInfection, 0.9)),
         ])
     }
 

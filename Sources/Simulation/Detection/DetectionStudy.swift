@@ -38,7 +38,7 @@ public struct DetectionStudy: Sendable {
         for (phone, person) in world.appPhoneOwners.enumerated() {
             pick.reseed(StreamKey(seed: seed, stream: "detection-study-index", index: UInt64(phone)))
             guard pick.uniform() < indexShare else { continue }
-            cases.append(PositiveCase(person: person, infectiousFromDay: startDay, symptomOnset: nil,
+            cases.append(PositiveCase(person: person, infectedAt: world.start - 3 * SimDuration.day, infectiousFromDay: startDay, symptomOnset: nil,
                                       testedAt: end - 6 * SimDuration.hour, resultAt: end - SimDuration.hour))
             for d in 0..<Int64(world.days) {
                 let key = PhoneFleet.temporaryExposureKey(seed: world.simulationSeed, phone: phone, dayNumber: startDay + d, stream: tek)

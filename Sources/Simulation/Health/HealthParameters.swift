@@ -31,6 +31,9 @@ public struct HealthParameters: Sendable, Equatable {
     public var casesCSVScale: Double = 1
     /// Share of cases that never develop symptoms.
     public var asymptomaticShare: Double = 0.3
+    /// Infection → start of infectiousness (latent period), days. With 2 presymptomatic days the
+    /// mean incubation (infection → onset) is 5 days, as reported for SARS-CoV-2 in 2020.
+    public var latentPeriodDays = Delay(mean: 3, sd: 1.5)
     /// Days before symptom onset that infectiousness starts.
     public var presymptomaticDays = 2
     /// Symptom onset → test (symptomatic) or infectious start → test (asymptomatic), days.

@@ -7,7 +7,8 @@ import GSL
 /// gets its result on day d and its earlier dates are drawn backwards: result delay, test,
 /// symptom onset, infection. Results start on the first simulated day that way.
 /// Each day's count and people come from stream ("health.cases", day); each case's dates from
-/// ("health.case", person), so they never depend on event order.
+/// ("health.case", person), so they never depend on event order; the latent period before
+/// infectiousness from ("health.infection", person), so it leaves the other dates unchanged.
 public struct IndexCaseGenerator {
     public let parameters: HealthParameters
     public let seed: UInt64
@@ -37,29 +38,34 @@ public struct IndexCaseGenerator {
         var result: [PositiveCase] = []
         result.reserveCapacity(count)
         let caseStream = RandomStream(seed: seed, stream: "health.case", generator: .taus2)
+        let infectionStream = RandomStream(seed: seed, stream: "health.infection", generator: .taus2)
         while result.count < count {
             let person = Int32(rng.uniformInt(populationSize))
             if !positive.insert(person).inserted { continue }
             caseStream.reseed(StreamKey(seed: seed, stream: "health.case", index: UInt64(person)))
-            result.append(timeline(person: person, midnight: midnight, rng: caseStream))
+            infectionStream.reseed(StreamKey(seed: seed, stream: "health.infection", index: UInt64(person)))
+            result.append(timeline(person: person, midnight: midnight, rng: caseStream, infection: infectionStream))
         }
         return result.sorted { ($0.resultAt, $0.person) < ($1.resultAt, $1.person) }
     }
 
-    func timeline(person: Int32, midnight: SimTime, rng: RandomStream) -> PositiveCase {
+    func timeline(person: Int32, midnight: SimTime, rng: RandomStream, infection: RandomStream) -> PositiveCase {
         let p = parameters
         let resultAt = midnight + Int64(rng.uniformInt(Int(SimDuration.day)))
         let testedAt = resultAt - Int64(p.resultDelayHours.draw(rng) * Double(SimDuration.hour))
         let asymptomatic = rng.bernoulli(p: p.asymptomaticShare)
         let beforeTest = Int64(p.onsetToTest.draw(rng) * Double(SimDuration.day))
+        let latent = Int64(p.latentPeriodDays.draw(infection) * Double(SimDuration.day))
         if asymptomatic {
             // Tested (screening, tracing) some days after becoming infectious.
             let infectiousFrom = testedAt - beforeTest
-            return PositiveCase(person: person, infectiousFromDay: SimClock.dayNumber(infectiousFrom), symptomOnset: nil,
-                                testedAt: testedAt, resultAt: resultAt)
+            return PositiveCase(person: person, infectedAt: infectiousFrom - latent, infectiousFromDay: SimClock.dayNumber(infectiousFrom),
+                                symptomOnset: nil, testedAt: testedAt, resultAt: resultAt)
         }
         let onset = testedAt - beforeTest
-        return PositiveCase(person: person, infectiousFromDay: SimClock.dayNumber(onset) - Int64(p.presymptomaticDays),
+        let infectiousFrom = onset - Int64(p.presymptomaticDays) * SimDuration.day
+        return PositiveCase(person: person, infectedAt: infectiousFrom - latent,
+                            infectiousFromDay: SimClock.dayNumber(onset) - Int64(p.presymptomaticDays),
                             symptomOnset: onset, testedAt: testedAt, resultAt: resultAt)
     }
 }

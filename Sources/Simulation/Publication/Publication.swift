@@ -8,6 +8,8 @@ import GAEN
 public struct PositiveCase: Sendable, Hashable {
     /// Person index in the contact population.
     public var person: Int32
+    /// When the person was infected (the latent period before `infectiousFromDay`).
+    public var infectedAt: SimTime
     /// UTC day number (days since 1970-01-01) on which the person became infectious.
     public var infectiousFromDay: Int64
     /// Symptom onset, nil for an asymptomatic case.
@@ -15,8 +17,9 @@ public struct PositiveCase: Sendable, Hashable {
     public var testedAt: SimTime
     public var resultAt: SimTime
 
-    public init(person: Int32, infectiousFromDay: Int64, symptomOnset: SimTime?, testedAt: SimTime, resultAt: SimTime) {
+    public init(person: Int32, infectedAt: SimTime, infectiousFromDay: Int64, symptomOnset: SimTime?, testedAt: SimTime, resultAt: SimTime) {
         self.person = person
+        self.infectedAt = infectedAt
         self.infectiousFromDay = infectiousFromDay
         self.symptomOnset = symptomOnset
         self.testedAt = testedAt

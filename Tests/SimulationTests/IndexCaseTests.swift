@@ -1,0 +1,75 @@
+import EventEngine
+import GSL
+import Testing
+@testable import Simulation
+
+/// Index cases: daily counts, each case's dates in order, and the delays' distributions.
+@Suite struct IndexCaseTests {
+    static let start: SimTime = 18_536 * SimDuration.day   // 2020-10-01
+
+    /// Cases of `days` consecutive days with `parameters` (10,000 people).
+    static func draw(_ parameters: HealthParameters, days: Int = 200, seed: UInt64 = 11) -> [[PositiveCase]] {
+        var generator = IndexCaseGenerator(parameters: parameters, seed: seed, populationSize: 10_000, series: nil)
+        return (0..<days).map { generator.cases(midnight: start + Int64($0) * SimDuration.day) }
+    }
+
+    static func days(_ t: Int64) -> Double { Double(t) / Double(SimDuration.day) }
+
+    @Test func datesComeInOrderAndResultsFallOnTheirDay() {
+        var p = HealthParameters()
+        p.casesPerDay = 20
+        let byDay = Self.draw(p)
+        var people = Set<Int32>()
+        for (d, cases) in byDay.enumerated() {
+            let midnight = Self.start + Int64(d) * SimDuration.day
+            for c in cases {
+                #expect(people.insert(c.person).inserted, "a person is an index case at most once")
+                #expect(c.resultAt >= midnight && c.resultAt < midnight + SimDuration.day)
+                #expect(c.infectedAt < c.infectiousFromDay * SimDuration.day + SimDuration.day)
+                #expect(c.infectedAt < c.testedAt && c.testedAt <= c.resultAt)
+                if let onset = c.symptomOnset {
+                    #expect(c.infectiousFromDay == SimClock.dayNumber(onset) - 2)
+                    #expect(c.infectedAt < onset - 2 * SimDuration.day + 1 && onset <= c.testedAt)
+                }
+            }
+        }
+    }
+
+    /// Counts are Poisson(cases_per_day); shares and delays match their parameters within 99.9%
+    /// intervals (GSL).
+    @Test func countsSharesAndDelaysFollowTheParameters() {
+        var p = HealthParameters()
+        p.casesPerDay = 20
+        let byDay = Self.draw(p)
+        let counts = Statistics.meanConfidenceInterval(byDay.map { Double($0.count) }, confidence: 0.999)
+        #expect(counts.contains(20))
+        let cases = byDay.flatMap { $0 }
+        let asymptomatic = Proportion.clopperPearson(successes: cases.filter { $0.symptomOnset == nil }.count, trials: cases.count,
+                                                     confidence: 0.999)
+        #expect(asymptomatic.lower <= 0.3 && 0.3 <= asymptomatic.upper)
+        let resultDelay = cases.map { Double($0.resultAt - $0.testedAt) / 3_600 }
+        #expect(Statistics.meanConfidenceInterval(resultDelay, confidence: 0.999).contains(30))
+        let onsetToTest = cases.compactMap { c in c.symptomOnset.map { Self.days(c.testedAt - $0) } }
+        #expect(Statistics.meanConfidenceInterval(onsetToTest, confidence: 0.999).contains(2))
+        // Latent period: infection → onset − 2 days for symptomatic cases; incubation = latent + 2.
+        let incubation = cases.compactMap { c in c.symptomOnset.map { Self.days($0 - c.infectedAt) } }
+        let mean = Statistics.meanConfidenceInterval(incubation, confidence: 0.999)
+        #expect(mean.contains(5), "mean incubation \(mean)")
+        #expect(abs(Statistics.standardDeviation(incubation) - 1.5) < 0.15)
+    }
+
+    /// The latent period has its own stream: changing it moves infection dates only.
+    @Test func latentPeriodLeavesTheOtherDatesUnchanged() {
+        var a = HealthParameters(), b = HealthParameters()
+        a.casesPerDay = 10
+        b.casesPerDay = 10
+        b.latentPeriodDays = Delay(mean: 6, sd: 2)
+        let x = Self.draw(a, days: 30).flatMap { $0 }, y = Self.draw(b, days: 30).flatMap { $0 }
+        #expect(x.count == y.count && !x.isEmpty)
+        for (c, d) in zip(x, y) {
+            #expect(c.person == d.person && c.testedAt == d.testedAt && c.resultAt == d.resultAt)
+            #expect(c.symptomOnset == d.symptomOnset && c.infectiousFromDay == d.infectiousFromDay)
+        }
+        #expect(Statistics.mean(zip(x, y).map { Self.days($0.infectedAt - $1.infectedAt) }) > 2)
+    }
+}
