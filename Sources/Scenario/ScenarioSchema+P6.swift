@@ -17,6 +17,13 @@ extension ScenarioSchema {
         Field("minimum_epoch_age_h", .integer(default: 24, range: 0...336), unit: "hours", doc: "An epoch is disclosed only once it started at least this long ago (seed: 24 h)."),
         Field("disclosure_file_s", .integer(default: 3_600, range: 60...86_400), unit: "seconds", doc: "Period of the disclosure files (seed: one file each hour); periods without disclosures make no file."),
         Field("clock_offset_sigma_s", .number(default: 0.5, range: 0...60), unit: "seconds", doc: "σ of a phone's daily clock error against UTC (seed: synchronised to a second or so)."),
+        Field("regions", .section([
+            Field("count", .integer(default: 1, range: 1...64), unit: "regions",
+                  doc: "Disclosure streams, one per region (seed: a stream of disclosures per geographic region). Regions are equal blocks of whole households; the contact model has no geography, so other contacts cross regions as in a well-mixed population."),
+            Field("subscribe", .choice(default: "home", allowed: P6Subscription.allCases.map(\.rawValue)),
+                  doc: "`home`: a phone fetches its home region's stream; `all`: every stream (each checked on its own schedule)."),
+            share("stated_regions_share", 0, "Share of disclosers who state the regions they visited (the home regions of everyone they met in the disclosed period); their disclosure is published in those streams too."),
+        ]), doc: "Regional disclosure streams (files per region and period)."),
     ]
 }
 
@@ -36,5 +43,8 @@ extension P6RunParameters {
         minimumEpochAgeSeconds = int("minimum_epoch_age_h") * 3_600
         disclosureFileSeconds = int("disclosure_file_s")
         clockOffsetSigmaSeconds = number("clock_offset_sigma_s")
+        regions = int("regions.count")
+        subscription = P6Subscription(rawValue: v.at("p6.regions.subscribe")!.textValue!)!
+        statedRegionsShare = number("regions.stated_regions_share")
     }
 }

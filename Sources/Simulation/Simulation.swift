@@ -70,8 +70,10 @@ public final class Simulation {
         placements = try! DiscreteDistribution(weights: config.radio.placementShares)
         hourlyScans = Array(repeating: 0, count: config.days * 24)
         if config.p6.enabled {
+            let regions = P6Regions(count: config.p6.regions, householdOf: network.householdOf, households: network.householdCount,
+                                    owners: population.owners)
             p6 = P6Run(parameters: config.p6, distribution: config.distribution, seed: config.seed, start: config.start, days: config.days,
-                       phoneIsIOS: population.phoneOS.map { $0 == .iOS }, threads: config.threads)
+                       phoneIsIOS: population.phoneOS.map { $0 == .iOS }, regions: regions, threads: config.threads)
         }
     }
 
@@ -114,7 +116,8 @@ public final class Simulation {
             analytics?.day(end: dayStart + SimDuration.day, checks: distribution.checkSessions, detection: detection,
                            availability: availability)
             appPhonePackageBytes += downloads.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
-            p6?.endDay(dayIndex: dayIndex, uploads: pipeline.uploads, unavailablePhones: availability.appCannotRun)
+            p6?.endDay(dayIndex: dayIndex, uploads: pipeline.uploads, unavailablePhones: availability.appCannotRun,
+                       groundTruth: groundTruth)
             day.events = Int64(engine.processedCount - eventsBefore)
             daily.append(day.row(day: dayIndex, date: CivilCalendar.isoDateString(dayStart), appPhones: fleet.count)
                          + [.integer(day.indexCases)] + pipeline.dayValues(dayIndex)
@@ -144,7 +147,7 @@ public final class Simulation {
                                    gaenPayloadBytes: appPhonePackageBytes)
             entries.append(("p6", report.summary))
             summary = .object(entries)
-            p6Tables = [report.table]
+            p6Tables = report.tables
         }
         let results = SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
                                         tables: [NamedTable("packages.csv", pipeline.packageTable())] + delivered.tables + detected.tables + p6Tables,

@@ -26,7 +26,7 @@ import Testing
                    disclosure(at: start + 55_200, rxRecords: 10)]
         downloads.publish(all, until: start + SimDuration.day)
         #expect(downloads.files.map(\.publishedAt) == [start + 39_600, start + 57_600])
-        #expect(downloads.files.map(\.disclosures) == [0..<2, 2..<3])
+        #expect(downloads.files.map(\.disclosures) == [[0, 1], [2]])
         let f = downloads.files[0]
         #expect(f.rxBytes == 3 * 9 && f.txBytes == 4 + all[0].bytes - 27 + all[1].bytes && f.bytes == 4 + all[0].bytes + all[1].bytes)
         // Phone 1's app cannot run on day 0: it fetches nothing, then both files on day 1.

@@ -116,7 +116,7 @@ import Testing
         let files = p6.downloads.files
         #expect(files.count > 3)
         for f in files {
-            for d in f.disclosures { #expect(p6.disclosures[d].fileTime == f.publishedAt && p6.disclosures[d].at < f.publishedAt) }
+            for d in f.disclosures.map(Int.init) { #expect(p6.disclosures[d].fileTime == f.publishedAt && p6.disclosures[d].at < f.publishedAt) }
         }
         for (phone, n) in p6.notifications {
             #expect(p6.downloads.hasFetched(phone: Int(phone), disclosure: Int(n.disclosure)))
@@ -124,7 +124,7 @@ import Testing
         }
         var tx: Int64 = 0, rx: Int64 = 0
         for phone in 0..<p6.phones {
-            for f in files.prefix(Int(p6.downloads.fetched[phone])) { tx += Int64(f.txBytes); rx += Int64(f.rxBytes) }
+            for f in files.prefix(Int(p6.downloads.streams[0].fetched[phone])) { tx += Int64(f.txBytes); rx += Int64(f.rxBytes) }
         }
         #expect(tx == p6.downloads.txBytes && rx == p6.downloads.rxBytes && rx > tx)
         let bytes = results.summary["p6"]?["bytes_per_phone_per_day"]

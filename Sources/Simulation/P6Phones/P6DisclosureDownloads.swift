@@ -1,14 +1,19 @@
 import EventEngine
+import GSL
 import P6
 
 /// One disclosure file as the CDN serves it: a 4-byte disclosure count, then the encoded
-/// disclosures of one period (`disclosure_file_s`).
+/// disclosures of one period (`disclosure_file_s`) in one region's stream.
 struct P6DisclosureFile: Sendable {
+    /// Index among all files of the run (ordered by publication time, then stream).
     let sequence: Int
+    /// Region stream, and the file's position in it (what the stream's index counts).
+    let stream: Int
+    let sequenceInStream: Int
     /// End of its period, when it is published.
     let publishedAt: SimTime
-    /// Indices into the run's disclosures.
-    let disclosures: Range<Int>
+    /// Indices into the run's disclosures, ascending.
+    let disclosures: [Int32]
     /// File header, disclosure IDs and counts, Tx traces (78 B per epoch).
     let txBytes: Int
     /// Disclosed Rx-trace records (9 B each).
@@ -18,67 +23,151 @@ struct P6DisclosureFile: Sendable {
     static let headerBytes = 4
 }
 
-/// App phones fetching the P6 disclosure files through a second `DistributionModel`: the same
-/// check schedule, offline days, deferrals, retries and CDN as the scenario's `distribution`
-/// block, app phones only (download-only clients are GAEN's CDN-load study) and its own check
-/// streams. Only periods with disclosures make a file; phones fetch the index, then every
-/// newer file. Phones whose app cannot run that day fetch nothing and catch up later.
+/// App phones fetching the P6 disclosure files, one stream per region (`p6.regions`), each
+/// through its own `DistributionModel`: the same check schedule, offline days, deferrals,
+/// retries and CDN as the scenario's `distribution` block, app phones only (download-only
+/// clients are GAEN's CDN-load study) and its own check streams. A stream's clients are the
+/// phones that subscribe to it (their home region's, or every stream). Only periods with
+/// disclosures make a file; phones fetch the stream's index, then every newer file. Phones whose
+/// app cannot run that day fetch nothing and catch up later.
 final class P6DisclosureDownloads {
-    let model: DistributionModel
+    /// One region's stream: its files and the phones fetching them.
+    struct Stream {
+        let region: Int
+        let model: DistributionModel
+        /// Phones fetching this stream, ascending: client k is phone `clients[k]`.
+        let clients: [Int32]
+        /// The stream's files (run-wide file sequences), in stream order.
+        var files: [Int] = []
+        /// Disclosure index → position of its file in this stream.
+        var fileOf: [Int32: Int] = [:]
+        /// Per client: it has fetched the stream's files 0..<fetched[k] (the index watermark).
+        var fetched: [Int32]
+        /// Payload its clients fetched.
+        var txBytes: Int64 = 0
+        var rxBytes: Int64 = 0
+    }
+
+    let subscription: P6Subscription
+    private(set) var streams: [Stream]
     private(set) var files: [P6DisclosureFile] = []
-    /// Per phone: it has fetched files 0..<fetched[phone] (in order, as the index watermark moves).
-    private(set) var fetched: [Int32]
+    /// Per phone: its client index in its home stream (`home` subscription).
+    private let homeClient: [Int32]
+    private let homeStream: [Int32]
     /// Payload fetched by all phones.
     private(set) var txBytes: Int64 = 0
     private(set) var rxBytes: Int64 = 0
     /// Disclosures put into files so far.
     private(set) var disclosuresFiled = 0
     let periodSeconds: Int64
+    let phones: Int
 
-    init(parameters: DistributionParameters, periodSeconds: Int, seed: UInt64, start: SimTime, phoneIsIOS: [Bool], threads: Int) {
+    init(parameters: DistributionParameters, periodSeconds: Int, seed: UInt64, start: SimTime, phoneIsIOS: [Bool],
+         regionOfPhone: [Int32]? = nil, regions: Int = 1, subscription: P6Subscription = .home, threads: Int) {
         self.periodSeconds = Int64(periodSeconds)
+        self.subscription = subscription
+        phones = phoneIsIOS.count
+        let region = regionOfPhone ?? [Int32](repeating: 0, count: phoneIsIOS.count)
         var p = parameters
         p.clients = 0
-        model = DistributionModel(parameters: p, flavor: .p6, seed: seed, start: start, contactPhoneIsIOS: phoneIsIOS,
-                                  threads: threads, checkStream: "p6.distribution.check")
-        fetched = [Int32](repeating: 0, count: phoneIsIOS.count)
+        var homeClient = [Int32](repeating: 0, count: phoneIsIOS.count)
+        var members = [[Int32]](repeating: [], count: regions)
+        for (phone, r) in region.enumerated() {
+            homeClient[phone] = Int32(members[Int(r)].count)
+            members[Int(r)].append(Int32(phone))
+        }
+        self.homeClient = homeClient
+        homeStream = region
+        let all = (0..<Int32(phoneIsIOS.count)).map { $0 }
+        streams = (0..<regions).map { r in
+            let clients = subscription == .all || regions == 1 ? all : members[r]
+            // One region keeps the single stream's names (and so its draws) of earlier versions.
+            let model = DistributionModel(parameters: p, flavor: .p6, seed: seed, start: start,
+                                          contactPhoneIsIOS: clients.map { phoneIsIOS[Int($0)] }, threads: threads,
+                                          checkStream: regions == 1 ? "p6.distribution.check" : "p6.distribution.check.region\(r)")
+            return Stream(region: r, model: model, clients: clients, fetched: [Int32](repeating: 0, count: clients.count))
+        }
     }
 
-    /// Files every period that ended by `end` among the disclosures not filed yet (in disclosure order).
+    /// The streams `phone` fetches, with its client index in each.
+    func subscriptions(of phone: Int) -> [(stream: Int, client: Int)] {
+        if subscription == .all || streams.count == 1 { return streams.indices.map { ($0, phone) } }
+        return [(Int(homeStream[phone]), Int(homeClient[phone]))]
+    }
+
+    /// Files every period that ended by `end` among the disclosures not filed yet (in disclosure
+    /// order): per period, one file in each stream that any of its disclosures goes to.
     func publish(_ disclosures: [P6PublishedDisclosure], until end: SimTime) {
-        var packages: [PublishedPackage] = []
+        var packages = [[PublishedPackage]](repeating: [], count: streams.count)
         while disclosuresFiled < disclosures.count && disclosures[disclosuresFiled].fileTime <= end {
-            let first = disclosuresFiled, at = disclosures[first].fileTime
-            var tx = P6DisclosureFile.headerBytes, rx = 0
+            let at = disclosures[disclosuresFiled].fileTime
+            var inStream = [[Int32]](repeating: [], count: streams.count)
             while disclosuresFiled < disclosures.count && disclosures[disclosuresFiled].fileTime == at {
-                let d = disclosures[disclosuresFiled].disclosure
-                let rxPart = d.rxTrace.count * P6RxRecord.encodedByteCount
-                tx += d.encodedByteCount - rxPart
-                rx += rxPart
+                for s in disclosures[disclosuresFiled].streams { inStream[Int(s)].append(Int32(disclosuresFiled)) }
                 disclosuresFiled += 1
             }
-            let file = P6DisclosureFile(sequence: files.count, publishedAt: at, disclosures: first..<disclosuresFiled, txBytes: tx, rxBytes: rx)
-            files.append(file)
-            packages.append(PublishedPackage(sequence: file.sequence, name: "p6/disclosures/\(file.sequence + 1)", kind: .hourly,
-                                             publishedAt: at, covers: (at - periodSeconds)..<at, keys: [], bytes: file.bytes))
+            for s in streams.indices where !inStream[s].isEmpty {
+                var tx = P6DisclosureFile.headerBytes, rx = 0
+                for i in inStream[s] {
+                    let d = disclosures[Int(i)].disclosure
+                    let rxPart = d.rxTrace.count * P6RxRecord.encodedByteCount
+                    tx += d.encodedByteCount - rxPart
+                    rx += rxPart
+                }
+                let position = streams[s].files.count
+                let file = P6DisclosureFile(sequence: files.count, stream: s, sequenceInStream: position, publishedAt: at,
+                                            disclosures: inStream[s], txBytes: tx, rxBytes: rx)
+                files.append(file)
+                streams[s].files.append(file.sequence)
+                for i in inStream[s] { streams[s].fileOf[i] = position }
+                let name = streams.count == 1 ? "p6/disclosures/\(position + 1)" : "p6/\(s)/disclosures/\(position + 1)"
+                packages[s].append(PublishedPackage(sequence: position, name: name, kind: .hourly, publishedAt: at,
+                                                    covers: (at - periodSeconds)..<at, keys: [], bytes: file.bytes))
+            }
         }
-        model.publish(packages)
+        for s in streams.indices { streams[s].model.publish(packages[s]) }
     }
 
-    /// Whether `phone` has fetched the file holding disclosure `index`.
+    /// Whether `phone` has fetched a file holding disclosure `index`.
     func hasFetched(phone: Int, disclosure index: Int) -> Bool {
-        let f = Int(fetched[phone])
-        return f > 0 && files[f - 1].disclosures.upperBound > index
+        subscriptions(of: phone).contains { s, client in
+            guard let position = streams[s].fileOf[Int32(index)] else { return false }
+            return Int(streams[s].fetched[client]) > position
+        }
     }
 
-    /// Every phone's checks until `end`; returns the files fetched, ordered by (time, phone, file).
+    /// Every phone's checks of every stream until `end`; returns the files fetched (`package` is
+    /// the run-wide file sequence), ordered by (time, phone, file).
     func advance(until end: SimTime, unavailableContactPhones: [Bool]) -> [PackageDownload] {
-        let downloads = model.advance(until: end, unavailableContactPhones: unavailableContactPhones)
-        for d in downloads {
-            txBytes += Int64(files[d.package].txBytes)
-            rxBytes += Int64(files[d.package].rxBytes)
-            fetched[Int(d.phone)] = max(fetched[Int(d.phone)], Int32(d.package + 1))
+        var out: [PackageDownload] = []
+        for s in streams.indices {
+            let clients = streams[s].clients
+            let unavailable = clients.count == phones ? unavailableContactPhones
+                : clients.map { unavailableContactPhones.isEmpty ? false : unavailableContactPhones[Int($0)] }
+            for d in streams[s].model.advance(until: end, unavailableContactPhones: unavailable) {
+                let file = files[streams[s].files[d.package]]
+                txBytes += Int64(file.txBytes)
+                rxBytes += Int64(file.rxBytes)
+                streams[s].txBytes += Int64(file.txBytes)
+                streams[s].rxBytes += Int64(file.rxBytes)
+                streams[s].fetched[Int(d.phone)] = max(streams[s].fetched[Int(d.phone)], Int32(d.package + 1))
+                out.append(PackageDownload(phone: clients[Int(d.phone)], package: file.sequence, at: d.at))
+            }
         }
-        return downloads
+        if streams.count > 1 { out.sort { ($0.at, $0.phone, $0.package) < ($1.at, $1.phone, $1.package) } }
+        return out
+    }
+
+    /// Bytes each sampled phone fetched per complete day, all its streams together (a phone of
+    /// several streams adds them up), for the per-phone-day statistics.
+    func bytesPerPhoneDay() -> [Double] {
+        guard let first = streams.first else { return [] }
+        let completeDays = Int((first.model.now - first.model.start) / SimDuration.day)
+        let perStream = streams.map { Array($0.model.bytesPerClientDay().prefix(max(0, completeDays))) }
+        if streams.count == 1 || subscription == .home { return perStream.flatMap { $0.flatMap { $0.map(Double.init) } } }
+        // Every stream has every phone as its clients, sampled alike: add them up client by client.
+        return (0..<completeDays).flatMap { day in
+            perStream[0][day].indices.map { k in Double(perStream.reduce(0) { $0 + $1[day][k] }) }
+        }
     }
 }

@@ -14,6 +14,8 @@ struct P6PublishedDisclosure: Sendable {
     /// End of the disclosure-file period it is published in.
     let fileTime: SimTime
     let bytes: Int
+    /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
+    var streams: [Int32] = [0]
 }
 
 /// Builds disclosures as the P6 SDK would: the Tx traces of the case's epochs in its infectious
@@ -29,7 +31,7 @@ struct P6DisclosureBuilder {
     func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime, disclosedAt: [SimTime]) -> P6PublishedDisclosure {
         let t = upload.at, phone = Int(upload.phone)
         let uploadDay = SimClock.dayNumber(t)
-        let first = max(upload.positiveCase.infectiousFromDay, uploadDay - Int64(parameters.rxRetentionDays) + 1)
+        let first = firstDay(upload)
         let stream = RandomStream(seed: seed, stream: "p6-disclosure", generator: .taus2)
         var epochs: [P6Epoch] = []
         var trace: [P6RxRecord] = []
@@ -60,5 +62,11 @@ struct P6DisclosureBuilder {
         return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
                                      testedAt: upload.positiveCase.testedAt, at: t,
                                      fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount)
+    }
+
+    /// First UTC day number a disclosure of `upload` covers: the case's infectious window, at most
+    /// the Rx retention back.
+    func firstDay(_ upload: CaseUpload) -> Int64 {
+        max(upload.positiveCase.infectiousFromDay, SimClock.dayNumber(upload.at) - Int64(parameters.rxRetentionDays) + 1)
     }
 }

@@ -4,8 +4,8 @@ import P6
 
 /// P6 phones in a run, next to GAEN: each day's epochs and transmit sessions, the Rx traces the
 /// contact phase records, disclosures when a case's GAEN upload is accepted (each ends the
-/// phone's epoch at once and starts a new one), hourly disclosure files fetched through a
-/// second distribution model, and matching on each phone against the files it fetched. The
+/// phone's epoch at once and starts a new one), hourly disclosure files per region stream fetched
+/// through their own distribution models, and matching on each phone against the files it fetched. The
 /// simulation calls `startDay` (to hand the contact phase each phone's state), `store` (the
 /// day's receptions), `endDay` (after detection) and `finish`.
 final class P6Run {
@@ -15,6 +15,8 @@ final class P6Run {
     let days: Int
     let threads: Int
     let phoneIsIOS: [Bool]
+    /// Home region of every person and app phone (one region unless `p6.regions.count` > 1).
+    let regions: P6Regions
     private(set) var rx: P6RxStore
     private(set) var disclosures: [P6PublishedDisclosure] = []
     /// Every disclosure time per phone, ascending.
@@ -33,16 +35,19 @@ final class P6Run {
     private var pending: P6RxBatch?
 
     init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
-         phoneIsIOS: [Bool], threads: Int) {
+         phoneIsIOS: [Bool], regions: P6Regions? = nil, threads: Int) {
         self.parameters = parameters
         self.seed = seed
         self.start = start
         self.days = days
         self.phoneIsIOS = phoneIsIOS
         self.threads = threads
+        let regions = regions ?? P6Regions.single(people: 0, phones: phoneIsIOS.count)
+        self.regions = regions
         rx = P6RxStore(retentionDays: parameters.rxRetentionDays)
         downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
-                                          start: start, phoneIsIOS: phoneIsIOS, threads: threads)
+                                          start: start, phoneIsIOS: phoneIsIOS, regionOfPhone: regions.ofPhone,
+                                          regions: regions.count, subscription: parameters.subscription, threads: threads)
     }
 
     var phones: Int { phoneIsIOS.count }
@@ -61,16 +66,22 @@ final class P6Run {
     }
 
     /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the
-    /// day's disclosures), disclosures for the new uploads, their files published, every phone's
-    /// checks of the day, and matching of what each phone fetched.
-    func endDay(dayIndex: Int, uploads: [CaseUpload], unavailablePhones: [Bool]) {
+    /// day's disclosures), disclosures for the new uploads in their region streams, their files
+    /// published, every phone's checks of the day, and matching of what each phone fetched.
+    /// - Parameter groundTruth: the retained days' contacts (who a discloser met, for stated regions).
+    func endDay(dayIndex: Int, uploads: [CaseUpload], unavailablePhones: [Bool], groundTruth: [GroundTruthDay] = []) {
         let fresh = uploads[uploadsSeen...].filter { $0.phone >= 0 }
         uploadsSeen = uploads.count
         for u in fresh { disclosedAt[u.phone, default: []].append(u.at) }
         keepDay(disclosers: Set(fresh.map(\.phone)))
         let builder = P6DisclosureBuilder(parameters: parameters, seed: seed, phoneIsIOS: phoneIsIOS)
-        for u in fresh {
-            disclosures.append(builder.build(u, index: disclosures.count, rx: rx, start: start, disclosedAt: disclosedAt[u.phone]!))
+        let streams = regions.streams(fresh.enumerated().map { k, u in
+            P6Regions.Discloser(person: u.positiveCase.person, index: disclosures.count + k, fromDay: builder.firstDay(u))
+        }, statedShare: parameters.statedRegionsShare, seed: seed, groundTruth: groundTruth, startDay: SimClock.dayNumber(start))
+        for (k, u) in fresh.enumerated() {
+            var d = builder.build(u, index: disclosures.count, rx: rx, start: start, disclosedAt: disclosedAt[u.phone]!)
+            d.streams = streams[k]
+            disclosures.append(d)
         }
         let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
         downloads.publish(disclosures, until: dayEnd)
@@ -96,23 +107,20 @@ final class P6Run {
     }
 
     /// Each phone that fetched files matches its retained Rx trace against their disclosures;
-    /// a full match notifies it when it fetched the file.
+    /// a full match notifies it when it fetched a file holding the disclosure.
     private func match(_ fetched: [PackageDownload]) {
         guard !fetched.isEmpty else { return }
-        // Per phone, the files it fetched today: contiguous, as it fetches every file newer than its last.
+        // Per phone, the files it fetched today (in time order).
         var byPhone: [Int32: [(file: Int, at: SimTime)]] = [:]
         for d in fetched { byPhone[d.phone, default: []].append((d.package, d.at)) }
         let fetchers = byPhone.keys.sorted()
         let files = downloads.files
-        let lowest = fetched.map(\.package).min()!, highest = fetched.map(\.package).max()!
-        let batch = (files[lowest].disclosures.lowerBound..<files[highest].disclosures.upperBound).map { (Int32($0), disclosures[$0]) }
+        let batch = Set(fetched.flatMap { files[$0.package].disclosures }).sorted().map { ($0, disclosures[Int($0)]) }
         let index = P6MatchIndex(disclosures: batch, parameters: parameters)
         guard !index.isEmpty else { return }
         let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
-        let ranges: [Range<Int32>] = fetchers.map { phone in
-            let list = byPhone[phone]!.sorted { $0.file < $1.file }
-            return Int32(files[list.first!.file].disclosures.lowerBound)..<Int32(files[list.last!.file].disclosures.upperBound)
-        }
+        // Per fetcher, the disclosures in the files it fetched today, ascending.
+        let ranges: [[Int32]] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }).sorted() }
         let workers = max(1, min(threads, fetchers.count))
         let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
         let per = (fetchers.count + workers - 1) / workers
@@ -126,15 +134,13 @@ final class P6Run {
                 outputs.set(w, out)
             }
         }
-        var fileOf: [Int32: Int] = [:]
-        for f in files[lowest...highest] { for d in f.disclosures { fileOf[Int32(d)] = f.sequence } }
         for m in outputs.all.joined() {
             txSingles += Int64(m.txSingles)
             rxSingles += Int64(m.rxSingles)
             fullMatches += m.full
             // A phone is notified by the earliest fetch of a file holding a disclosure it fully matched.
             for f in m.full {
-                let at = byPhone[f.phone]!.first { $0.file == fileOf[f.disclosure]! }!.at
+                let at = byPhone[f.phone]!.filter { files[$0.file].disclosures.contains(f.disclosure) }.map(\.at).min()!
                 if let n = notifications[f.phone], (n.at, n.disclosure) <= (at, f.disclosure) { continue }
                 notifications[f.phone] = (at, f.disclosure, f.byTx)
             }

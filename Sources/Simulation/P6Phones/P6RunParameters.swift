@@ -18,8 +18,24 @@ public struct P6RunParameters: Sendable, Equatable {
     public var disclosureFileSeconds = 3_600
     /// Standard deviation of a phone's clock error against UTC per day (seed: "a second or so").
     public var clockOffsetSigmaSeconds = 0.5
+    /// Disclosure streams, one per region (the seed: "each geographic region will have an
+    /// associated stream of disclosure events"). 1: one stream for the whole population.
+    public var regions = 1
+    /// Which region streams a phone fetches.
+    public var subscription = P6Subscription.home
+    /// Share of disclosers who state the regions they visited (the seed: "multiple disclosures
+    /// ... if the user states that they have visited them"); their disclosure goes to those streams too.
+    public var statedRegionsShare = 0.0
 
     public init() {}
 
     public static let `default` = P6RunParameters()
+}
+
+/// The disclosure streams a P6 phone fetches.
+public enum P6Subscription: String, Sendable, CaseIterable {
+    /// Its home region's stream only.
+    case home
+    /// Every region's stream (the seed's "matches over multiple regions").
+    case all
 }

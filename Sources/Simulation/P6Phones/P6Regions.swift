@@ -1,0 +1,68 @@
+import EventEngine
+import GSL
+
+/// Home regions for P6's regional disclosure streams. The contact model has no geography, so
+/// regions are equal blocks of whole households (household members always share a region);
+/// contacts outside the household cross regions as often as a well-mixed population makes them.
+struct P6Regions: Sendable {
+    let count: Int
+    /// Region of each person.
+    let ofPerson: [Int32]
+    /// Region of each app phone.
+    let ofPhone: [Int32]
+
+    /// - Parameters:
+    ///   - householdOf: each person's household; households are numbered 0, 1, … in person order.
+    ///   - owners: the person of each app phone.
+    init(count: Int, householdOf: [Int32], households: Int, owners: [Int32]) {
+        precondition(count >= 1)
+        self.count = count
+        let h = max(1, households)
+        let ofPerson = householdOf.map { Int32(Int($0) * count / h) }
+        self.ofPerson = ofPerson
+        ofPhone = owners.map { ofPerson.isEmpty ? 0 : ofPerson[Int($0)] }
+    }
+
+    /// One region for everybody.
+    static func single(people: Int, phones: Int) -> P6Regions {
+        P6Regions(count: 1, householdOf: [Int32](repeating: 0, count: people), households: 1,
+                  owners: [Int32](repeating: 0, count: phones))
+    }
+
+    /// A disclosure about to be published: who, its index among the run's disclosures, and the
+    /// first UTC day number it covers.
+    struct Discloser {
+        var person: Int32
+        var index: Int
+        var fromDay: Int64
+    }
+
+    /// The streams each disclosure goes to: its discloser's home region, plus, when the
+    /// discloser states where it has been (stream `p6-stated-regions`, disclosure index; share
+    /// `statedShare`), the home regions of everyone it met from its first covered day on (the
+    /// run's contact ground truth: one pass over each retained day for all of them). Ascending.
+    func streams(_ disclosers: [Discloser], statedShare: Double, seed: UInt64, groundTruth: [GroundTruthDay],
+                 startDay: Int64) -> [[Int32]] {
+        var visited = disclosers.map { Set([ofPerson[Int($0.person)]]) }
+        guard count > 1, statedShare > 0 else { return visited.map { $0.sorted() } }
+        let rng = RandomStream(seed: seed, stream: "p6-stated-regions", generator: .taus2)
+        var stating: [Int32: [Int]] = [:]
+        for (k, d) in disclosers.enumerated() {
+            rng.reseed(StreamKey(seed: seed, stream: "p6-stated-regions", index: UInt64(d.index)))
+            if rng.bernoulli(p: statedShare) { stating[d.person, default: []].append(k) }
+        }
+        guard !stating.isEmpty else { return visited.map { $0.sorted() } }
+        var isStating = [Bool](repeating: false, count: ofPerson.count)
+        for person in stating.keys { isStating[Int(person)] = true }
+        for day in groundTruth {
+            let dayNumber = startDay + Int64(day.dayIndex)
+            for pair in day.pairs {
+                let a = Int32(truncatingIfNeeded: pair >> 32), b = Int32(truncatingIfNeeded: pair & 0xffff_ffff)
+                for (me, other) in [(a, b), (b, a)] where isStating[Int(me)] {
+                    for k in stating[me]! where dayNumber >= disclosers[k].fromDay { visited[k].insert(ofPerson[Int(other)]) }
+                }
+            }
+        }
+        return visited.map { $0.sorted() }
+    }
+}
