@@ -20,13 +20,7 @@ struct P6Regions: Sendable {
         let h = max(1, households)
         let ofPerson = householdOf.map { Int32(Int($0) * count / h) }
         self.ofPerson = ofPerson
-        ofPhone = owners.map { ofPerson.isEmpty ? 0 : ofPerson[Int($0)] }
-    }
-
-    /// One region for everybody.
-    static func single(people: Int, phones: Int) -> P6Regions {
-        P6Regions(count: 1, householdOf: [Int32](repeating: 0, count: people), households: 1,
-                  owners: [Int32](repeating: 0, count: phones))
+        ofPhone = owners.map { ofPerson[Int($0)] }
     }
 
     /// A disclosure about to be published: who, its index among the run's disclosures, and the

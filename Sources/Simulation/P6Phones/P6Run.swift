@@ -35,14 +35,13 @@ final class P6Run {
     private var pending: P6RxBatch?
 
     init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
-         phoneIsIOS: [Bool], regions: P6Regions? = nil, threads: Int) {
+         phoneIsIOS: [Bool], regions: P6Regions, threads: Int) {
         self.parameters = parameters
         self.seed = seed
         self.start = start
         self.days = days
         self.phoneIsIOS = phoneIsIOS
         self.threads = threads
-        let regions = regions ?? P6Regions.single(people: 0, phones: phoneIsIOS.count)
         self.regions = regions
         rx = P6RxStore(retentionDays: parameters.rxRetentionDays)
         downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
@@ -120,7 +119,7 @@ final class P6Run {
         guard !index.isEmpty else { return }
         let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
         // Per fetcher, the disclosures in the files it fetched today, ascending.
-        let ranges: [[Int32]] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }).sorted() }
+        let fetchedDisclosures: [[Int32]] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }).sorted() }
         let workers = max(1, min(threads, fetchers.count))
         let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
         let per = (fetchers.count + workers - 1) / workers
@@ -129,7 +128,7 @@ final class P6Run {
                 var out: [P6PhoneMatches] = []
                 for k in (w * per)..<min(fetchers.count, (w + 1) * per) {
                     let phone = fetchers[k]
-                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: ranges[k]))
+                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: fetchedDisclosures[k]))
                 }
                 outputs.set(w, out)
             }
