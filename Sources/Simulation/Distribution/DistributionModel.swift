@@ -118,6 +118,11 @@ public final class DistributionModel {
 
     var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
 
+    /// Bytes per sampled client and day, in client order, of the days completed so far.
+    func bytesPerClientCompleteDay() -> ArraySlice<[Int]> {
+        bytesPerClientDay().prefix(max(0, Int(max(1, now - start) / SimDuration.day)))
+    }
+
     /// Bytes per sampled client and day, in client order (days completed or started so far).
     func bytesPerClientDay() -> [[Int]] {
         let days = shards.map(\.core.bytesSample.count).max() ?? 0

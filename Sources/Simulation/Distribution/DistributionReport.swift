@@ -44,8 +44,7 @@ extension DistributionModel {
         let peak = counters.requestsPerSecond.max().map(Int.init) ?? 0
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
-        let completeDays = Int(elapsed / 86_400)
-        let sample = bytesPerClientDay().prefix(max(0, completeDays)).flatMap { $0.map(Double.init) }
+        let sample = bytesPerClientCompleteDay().flatMap { $0.map(Double.init) }
         let sorted = Statistics.sorted(sample)
         func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
         let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)

@@ -161,12 +161,10 @@ final class P6DisclosureDownloads {
     /// Bytes each sampled phone fetched per complete day, all its streams together (a phone of
     /// several streams adds them up), for the per-phone-day statistics.
     func bytesPerPhoneDay() -> [Double] {
-        guard let first = streams.first else { return [] }
-        let completeDays = Int((first.model.now - first.model.start) / SimDuration.day)
-        let perStream = streams.map { Array($0.model.bytesPerClientDay().prefix(max(0, completeDays))) }
+        let perStream = streams.map { Array($0.model.bytesPerClientCompleteDay()) }
         if streams.count == 1 || subscription == .home { return perStream.flatMap { $0.flatMap { $0.map(Double.init) } } }
         // Every stream has every phone as its clients, sampled alike: add them up client by client.
-        return (0..<completeDays).flatMap { day in
+        return perStream[0].indices.flatMap { day in
             perStream[0][day].indices.map { k in Double(perStream.reduce(0) { $0 + $1[day][k] }) }
         }
     }

@@ -78,21 +78,11 @@ struct P6MatchIndex: Sendable {
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : (a - b + 1) / b }
 
-    /// Binary search in an ascending list.
-    static func contains(_ sorted: [Int32], _ x: Int32) -> Bool {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < sorted.count && sorted[lo] == x
-    }
-
     var isEmpty: Bool { epochs.isEmpty && rxDisclosure.isEmpty }
 
     /// Matches one phone's Rx trace (records of any retained days, in any order) against the
-    /// disclosures it fetched (`fetched`, indices into the run's disclosures, ascending).
-    func match(phone: Int32, records: [P6RxRecord], fetched: [Int32]) -> P6PhoneMatches {
+    /// disclosures it fetched (`fetched`, indices into the run's disclosures).
+    func match(phone: Int32, records: [P6RxRecord], fetched: Set<Int32>) -> P6PhoneMatches {
         var txHits: [UInt64] = [], rxHits: [UInt64] = []
         for r in records {
             let day = Self.floorDiv(r.time, SimDuration.day)
@@ -100,14 +90,14 @@ struct P6MatchIndex: Sendable {
             var e = tx[TxKey(day: day, slice: Int32(slice), uuid: UInt8(r.uuidIndex), code: r.code)] ?? -1
             while e >= 0 {
                 let id = txEpoch[Int(e)]
-                if Self.contains(fetched, epochs[Int(id)].disclosure) && epochs[Int(id)].epoch.contains(r.time) { txHits.append(UInt64(id) << 32 | UInt64(slice)) }
+                if fetched.contains(epochs[Int(id)].disclosure) && epochs[Int(id)].epoch.contains(r.time) { txHits.append(UInt64(id) << 32 | UInt64(slice)) }
                 e = txNext[Int(e)]
             }
             let slot = Self.floorDiv(r.time, sliceSeconds)
             var k = rx[RxKey(slot: slot, uuid: UInt8(r.uuidIndex), code: r.code)] ?? -1
             while k >= 0 {
                 let d = rxDisclosure[Int(k)]
-                if Self.contains(fetched, d), let who = discloser[d], who.phone != phone, r.time < who.at {
+                if fetched.contains(d), let who = discloser[d], who.phone != phone, r.time < who.at {
                     rxHits.append(UInt64(UInt32(d)) << 32 | UInt64(UInt32(truncatingIfNeeded: slot)))
                 }
                 k = rxNext[Int(k)]

@@ -48,13 +48,16 @@ struct P6Regions: Sendable {
         guard !stating.isEmpty else { return visited.map { $0.sorted() } }
         var isStating = [Bool](repeating: false, count: ofPerson.count)
         for person in stating.keys { isStating[Int(person)] = true }
-        for day in groundTruth {
+        let earliest = stating.values.joined().map { disclosers[$0].fromDay }.min()!
+        for day in groundTruth where startDay + Int64(day.dayIndex) >= earliest {
             let dayNumber = startDay + Int64(day.dayIndex)
+            func met(_ me: Int32, _ other: Int32) {
+                for k in stating[me]! where dayNumber >= disclosers[k].fromDay { visited[k].insert(ofPerson[Int(other)]) }
+            }
             for pair in day.pairs {
                 let a = Int32(truncatingIfNeeded: pair >> 32), b = Int32(truncatingIfNeeded: pair & 0xffff_ffff)
-                for (me, other) in [(a, b), (b, a)] where isStating[Int(me)] {
-                    for k in stating[me]! where dayNumber >= disclosers[k].fromDay { visited[k].insert(ofPerson[Int(other)]) }
-                }
+                if isStating[Int(a)] { met(a, b) }
+                if isStating[Int(b)] { met(b, a) }
             }
         }
         return visited.map { $0.sorted() }

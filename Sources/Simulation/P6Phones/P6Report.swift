@@ -78,7 +78,7 @@ extension P6Run {
         if case .object(let entries) = summary { summaryEntries = entries }
         var tables: [NamedTable] = []
         if downloads.streams.count > 1 {
-            let regional = regionalReport(truth: truth, notified: notified, streamSummaries: streamSummaries)
+            let regional = regionalReport(shown: shown, truth: truth, notified: notified, streamSummaries: streamSummaries)
             summaryEntries.append(("regions", regional.summary))
             tables.append(NamedTable("p6_regions.csv", regional.table))
         }
@@ -113,9 +113,8 @@ extension P6Run {
 
     /// Regional streams: per region, its phones, stream, bytes and detections, and the close
     /// contacts missed because every disclosure of their index cases went to streams they do not fetch.
-    private func regionalReport(truth: ExposureDetection.Truth, notified: Set<Int32>,
+    private func regionalReport(shown: ArraySlice<P6PublishedDisclosure>, truth: ExposureDetection.Truth, notified: Set<Int32>,
                                 streamSummaries: [ReportValue]) -> (summary: ReportValue, table: ResultTable) {
-        let shown = disclosures[..<downloads.disclosuresFiled]
         var streamsOfPerson: [Int32: Set<Int32>] = [:]
         for d in shown { streamsOfPerson[d.person, default: []].formUnion(d.streams) }
         let count = downloads.streams.count

@@ -118,8 +118,8 @@ final class P6Run {
         let index = P6MatchIndex(disclosures: batch, parameters: parameters)
         guard !index.isEmpty else { return }
         let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
-        // Per fetcher, the disclosures in the files it fetched today, ascending.
-        let fetchedDisclosures: [[Int32]] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }).sorted() }
+        // Per fetcher, the disclosures in the files it fetched today.
+        let fetchedDisclosures: [Set<Int32>] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }) }
         let workers = max(1, min(threads, fetchers.count))
         let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
         let per = (fetchers.count + workers - 1) / workers
