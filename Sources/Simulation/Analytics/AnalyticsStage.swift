@@ -5,7 +5,9 @@ import EventEngine
 /// model runs over the whole period when the run ends (it needs nothing from the other stages
 /// but the phones and the availability parameters).
 final class AnalyticsStage: Stage {
-    private let config: SimulationConfig
+    private let run: RunContext
+    private let parameters: AnalyticsParameters
+    private let availability: AvailabilityParameters
     private let world: WorldStage
     private let distribution: DistributionStage
     private let detection: DetectionStage
@@ -13,14 +15,16 @@ final class AnalyticsStage: Stage {
     private let simulated: SimulatedDetections?
 
     /// Nil when `analytics.enabled` is false.
-    init?(config: SimulationConfig, world: WorldStage, distribution: DistributionStage, detection: DetectionStage) {
-        guard config.analytics.enabled else { return nil }
-        self.config = config
+    init?(_ run: RunContext, parameters: AnalyticsParameters, availability: AvailabilityParameters, world: WorldStage, distribution: DistributionStage, detection: DetectionStage) {
+        guard parameters.enabled else { return nil }
+        self.run = run
+        self.parameters = parameters
+        self.availability = availability
         self.world = world
         self.distribution = distribution
         self.detection = detection
-        if config.analytics.detections == .simulated {
-            simulated = SimulatedDetections(config: config, phoneOS: world.population.phoneOS)
+        if parameters.detections == .simulated {
+            simulated = SimulatedDetections(run, parameters: parameters, phoneOS: world.population.phoneOS)
             distribution.model.recordsCheckSessions = true
         } else {
             simulated = nil
@@ -35,6 +39,6 @@ final class AnalyticsStage: Stage {
     /// The `analytics` summary section and its tables.
     func result() -> (summary: ReportValue, tables: [NamedTable]) {
         if let simulated { return simulated.finish() }
-        return AnalyticsRun.finish(config: config, phoneOS: world.population.phoneOS)
+        return AnalyticsRun.finish(run, parameters: parameters, availability: availability, phoneOS: world.population.phoneOS)
     }
 }

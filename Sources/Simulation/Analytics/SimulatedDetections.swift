@@ -38,16 +38,15 @@ final class SimulatedDetections {
     private(set) var detectionsFed = 0
     private(set) var checksSkipped = 0
 
-    init(config: SimulationConfig, phoneOS: [OperatingSystem]) {
-        let p = config.analytics
-        let profiles = AnalyticsRun.profiles(phoneOS: phoneOS, parameters: p, seed: config.seed, start: config.start)
-        model = AnalyticsModel(parameters: p, seed: config.seed, start: config.start, days: config.days, phones: profiles)
+    init(_ run: RunContext, parameters p: AnalyticsParameters, phoneOS: [OperatingSystem]) {
+        let profiles = AnalyticsRun.profiles(phoneOS: phoneOS, parameters: p, seed: run.seed, start: run.start)
+        model = AnalyticsModel(parameters: p, seed: run.seed, start: run.start, days: run.days, phones: profiles)
         sweep = p.sweepPWithoutExposure.map { value in
-            AnalyticsModel(parameters: AnalyticsSweep.parameters(p, pWithoutExposure: value), seed: config.seed, start: config.start,
-                           days: config.days, phones: profiles)
+            AnalyticsModel(parameters: AnalyticsSweep.parameters(p, pWithoutExposure: value), seed: run.seed, start: run.start,
+                           days: run.days, phones: profiles)
         }
-        threads = config.threads
-        startDayNumber = SimClock.dayNumber(config.start)
+        threads = run.threads
+        startDayNumber = SimClock.dayNumber(run.start)
         reported = Array(repeating: false, count: phoneOS.count)
     }
 

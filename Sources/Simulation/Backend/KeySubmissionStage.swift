@@ -9,15 +9,15 @@ final class KeySubmissionStage: Stage {
     private(set) var indexCasesToday = 0
 
     /// Reads `health.cases_csv` when the scenario names one.
-    init(config: SimulationConfig, world: WorldStage, schedule: @escaping (SimulationEvent, SimTime) -> Void) throws {
+    init(_ run: RunContext, health: HealthParameters, backend: BackendParameters, world: WorldStage, schedule: @escaping (SimulationEvent, SimTime) -> Void) throws {
         var series: CaseSeries? = nil
-        if let path = config.health.casesCSV {
+        if let path = health.casesCSV {
             let loaded = try CaseSeries.load(path: path)
-            try loaded.checkCovers(start: config.start, days: config.days, path: path)
+            try loaded.checkCovers(start: run.start, days: run.days, path: path)
             series = loaded
         }
-        pipeline = KeySubmissionPipeline(health: config.health, backend: config.backend, seed: config.seed, start: config.start,
-                                         days: config.days, phoneOf: world.population.phoneOf, appPhones: world.fleet.count,
+        pipeline = KeySubmissionPipeline(health: health, backend: backend, seed: run.seed, start: run.start,
+                                         days: run.days, phoneOf: world.population.phoneOf, appPhones: world.fleet.count,
                                          series: series) { step, i, t in schedule(.pipeline(step, i), t) }
     }
 

@@ -33,17 +33,18 @@ final class WorldStage: Stage {
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     static let groundTruthRetentionDays = 21
 
-    init(config: SimulationConfig) {
-        seed = config.seed
-        threads = config.threads
-        population = Population(config.population, seed: config.seed)
-        network = ContactNetwork(population: population, parameters: config.contacts, seed: config.seed)
-        availability = PhoneAvailability(phones: population.appUsers, parameters: config.availability, seed: config.seed)
-        fleet = PhoneFleet(seed: config.seed, owners: population.owners)
-        radios = PhoneRadios(phoneOS: population.phoneOS, parameters: config.radio, seed: config.seed)
-        channel = ChannelModel(config.radio)
-        placements = try! DiscreteDistribution(weights: config.radio.placementShares)
-        hourlyScans = Array(repeating: 0, count: config.days * 24)
+    init(_ run: RunContext, population parameters: PopulationParameters, availability availabilityParameters: AvailabilityParameters,
+         contacts: ContactParameters, radio: RadioParameters) {
+        seed = run.seed
+        threads = run.threads
+        population = Population(parameters, seed: run.seed)
+        network = ContactNetwork(population: population, parameters: contacts, seed: run.seed)
+        availability = PhoneAvailability(phones: population.appUsers, parameters: availabilityParameters, seed: run.seed)
+        fleet = PhoneFleet(seed: run.seed, owners: population.owners)
+        radios = PhoneRadios(phoneOS: population.phoneOS, parameters: radio, seed: run.seed)
+        channel = ChannelModel(radio)
+        placements = try! DiscreteDistribution(weights: radio.placementShares)
+        hourlyScans = Array(repeating: 0, count: run.days * 24)
     }
 
     /// Adds an observer of every day's app-pair contacts, made afresh each day for the day's radio.

@@ -9,12 +9,12 @@ final class DetectionStage: Stage {
     private let backend: KeySubmissionStage
     private let distribution: DistributionStage
 
-    init(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage) {
+    init(_ run: RunContext, parameters: DetectionParameters, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage) {
         self.world = world
         self.backend = backend
         self.distribution = distribution
-        detection = ExposureDetection(parameters: config.detection, start: config.start, appPhoneOwners: world.fleet.owners,
-                                      threads: config.threads)
+        detection = ExposureDetection(parameters: parameters, start: run.start, appPhoneOwners: world.fleet.owners,
+                                      threads: run.threads)
         // Immuni uploads carry the uploader's own detection summaries.
         let detection = self.detection
         backend.pipeline.exposureSummaries = { phone, time in detection.immuniSummaries(phone: phone, before: time) }

@@ -13,12 +13,12 @@ final class DistributionStage: Stage {
     /// Package bytes the app phones fetched (P6 compares its disclosure files with them).
     private(set) var appPhonePackageBytes: Int64 = 0
 
-    init(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage) {
+    init(_ run: RunContext, parameters: DistributionParameters, world: WorldStage, backend: KeySubmissionStage) {
         self.world = world
         self.backend = backend
-        model = DistributionModel(parameters: config.distribution, flavor: config.backend.flavor.distributionFlavor,
-                                  seed: config.seed, start: config.start,
-                                  contactPhoneIsIOS: world.phoneIsIOS, threads: config.threads)
+        model = DistributionModel(parameters: parameters, flavor: backend.pipeline.parameters.flavor.distributionFlavor,
+                                  seed: run.seed, start: run.start,
+                                  contactPhoneIsIOS: world.phoneIsIOS, threads: run.threads)
     }
 
     func endDay(_ day: SimulatedDay) {

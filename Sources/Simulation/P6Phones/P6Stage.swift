@@ -11,17 +11,17 @@ final class P6Stage: Stage {
     private let detection: DetectionStage
 
     /// Nil when `p6.enabled` is false.
-    init?(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage,
+    init?(_ run: RunContext, parameters: P6RunParameters, downloads distributionParameters: DistributionParameters, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage,
           detection: DetectionStage) {
-        guard config.p6.enabled else { return nil }
+        guard parameters.enabled else { return nil }
         self.world = world
         self.backend = backend
         self.distribution = distribution
         self.detection = detection
-        let regions = P6Regions(count: config.p6.regions, householdOf: world.network.householdOf, households: world.network.householdCount,
+        let regions = P6Regions(count: parameters.regions, householdOf: world.network.householdOf, households: world.network.householdCount,
                                 owners: world.population.owners)
-        let run = P6Run(parameters: config.p6, distribution: config.distribution, seed: config.seed, start: config.start, days: config.days,
-                        phoneIsIOS: world.phoneIsIOS, regions: regions, threads: config.threads)
+        let run = P6Run(parameters: parameters, distribution: distributionParameters, seed: run.seed, start: run.start, days: run.days,
+                        phoneIsIOS: world.phoneIsIOS, regions: regions, threads: run.threads)
         self.run = run
         world.observeAppContacts { radio in run.contactObserver(radio: radio) }
     }

@@ -42,13 +42,19 @@ public final class Simulation {
         self.config = config
         let engine = Engine<SimulationEvent>(start: config.start)
         self.engine = engine
-        world = WorldStage(config: config)
-        keySubmission = try KeySubmissionStage(config: config, world: world) { event, t in _ = engine.schedule(event, at: t) }
-        distributionStage = DistributionStage(config: config, world: world, backend: keySubmission)
-        detectionStage = DetectionStage(config: config, world: world, backend: keySubmission, distribution: distributionStage)
-        analytics = AnalyticsStage(config: config, world: world, distribution: distributionStage, detection: detectionStage)
-        p6Stage = P6Stage(config: config, world: world, backend: keySubmission, distribution: distributionStage,
-                          detection: detectionStage)
+        let run = config.context
+        world = WorldStage(run, population: config.population, availability: config.availability, contacts: config.contacts,
+                           radio: config.radio)
+        keySubmission = try KeySubmissionStage(run, health: config.health, backend: config.backend, world: world) { event, t in
+            _ = engine.schedule(event, at: t)
+        }
+        distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission)
+        detectionStage = DetectionStage(run, parameters: config.detection, world: world, backend: keySubmission,
+                                        distribution: distributionStage)
+        analytics = AnalyticsStage(run, parameters: config.analytics, availability: config.availability, world: world,
+                                   distribution: distributionStage, detection: detectionStage)
+        p6Stage = P6Stage(run, parameters: config.p6, downloads: config.distribution, world: world, backend: keySubmission,
+                          distribution: distributionStage, detection: detectionStage)
         var stages: [any Stage] = [world, keySubmission, distributionStage, detectionStage]
         if let analytics { stages.append(analytics) }
         if let p6Stage { stages.append(p6Stage) }

@@ -49,5 +49,8 @@ public struct SimulationConfig: Sendable, Equatable {
 
     public var populationSize: Int { population.size }
 
+    /// What every stage knows of the run.
+    public var context: RunContext { RunContext(seed: seed, start: start, days: days, threads: threads) }
+
     public var end: SimTime { start + Int64(days) * SimDuration.day }
 }

@@ -20,6 +20,23 @@ extension Stage {
     func endDay(_ day: SimulatedDay) throws {}
 }
 
+/// What every stage knows of the run it is part of.
+public struct RunContext: Sendable, Equatable {
+    public var seed: UInt64
+    /// UTC midnight of the first simulated day.
+    public var start: SimTime
+    public var days: Int
+    /// Worker threads for parallel phases; results never depend on it.
+    public var threads: Int
+
+    public init(seed: UInt64, start: SimTime, days: Int, threads: Int) {
+        self.seed = seed
+        self.start = start
+        self.days = days
+        self.threads = threads
+    }
+}
+
 /// One simulated UTC day.
 public struct SimulatedDay: Sendable, Equatable {
     /// 0 for the scenario's first day.
