@@ -9,7 +9,8 @@ final class KeySubmissionStage: Stage {
     private(set) var indexCasesToday = 0
 
     /// Reads `health.cases_csv` when the scenario names one.
-    init(_ run: RunContext, health: HealthParameters, backend: BackendParameters, world: WorldStage, schedule: @escaping (SimulationEvent, SimTime) -> Void) throws {
+    init(_ run: RunContext, health: HealthParameters, backend: BackendParameters, world: WorldStage,
+         schedule: @escaping (KeySubmissionEvent, SimTime) -> Void) throws {
         var series: CaseSeries? = nil
         if let path = health.casesCSV {
             let loaded = try CaseSeries.load(path: path)
@@ -24,11 +25,10 @@ final class KeySubmissionStage: Stage {
     func startDay(_ day: SimulatedDay) { indexCasesToday = pipeline.startDay(midnight: day.midnight) }
 
     /// The engine events this stage owns: the full hour and each case's next step.
-    func handle(_ event: SimulationEvent, now: SimTime) throws {
+    func handle(_ event: KeySubmissionEvent, now: SimTime) throws {
         switch event {
         case .hour: try pipeline.hour(now)
         case .pipeline(let step, let index): try pipeline.handle(step, case: index, now: now)
-        case .midnight: break
         }
     }
 
@@ -40,6 +40,24 @@ final class KeySubmissionStage: Stage {
         KeySubmissionResult(health: pipeline.healthSummary(), backend: pipeline.backendSummary(), packages: pipeline.packageTable(),
                             exports: pipeline.publisher.exports)
     }
+}
+
+/// The engine events the health system and backend own.
+enum KeySubmissionEvent {
+    /// Full hour: the backend publishes, enforces retention and gets the hour's dummy and
+    /// national uploads (aggregated, not one event each).
+    case hour
+    /// One step of a positive case's path from test result to upload (case index).
+    case pipeline(PipelineStep, Int32)
+
+    var kindIndex: Int {
+        switch self {
+        case .hour: return 0
+        case .pipeline(let step, _): return 1 + step.rawValue
+        }
+    }
+
+    static let kindNames = ["hour"] + PipelineStep.allCases.map(\.name)
 }
 
 struct KeySubmissionResult {

@@ -46,7 +46,7 @@ public final class Simulation {
         world = WorldStage(run, population: config.population, availability: config.availability, contacts: config.contacts,
                            radio: config.radio)
         keySubmission = try KeySubmissionStage(run, health: config.health, backend: config.backend, world: world) { event, t in
-            _ = engine.schedule(event, at: t)
+            _ = engine.schedule(.keySubmission(event), at: t)
         }
         distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission)
         detectionStage = DetectionStage(run, parameters: config.detection, world: world, backend: keySubmission,
@@ -63,15 +63,14 @@ public final class Simulation {
 
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
-        engine.scheduleRecurring(.hour, first: config.start, every: SimDuration.hour, priority: 1)
+        engine.scheduleRecurring(.keySubmission(.hour), first: config.start, every: SimDuration.hour, priority: 1)
         for dayIndex in 0..<config.days {
             let day = SimulatedDay(index: dayIndex, start: config.start)
             let eventsBefore = engine.processedCount
             try engine.run(until: day.end) { event in
-                if case .midnight = event {
-                    for stage in stages { try stage.startDay(day) }
-                } else {
-                    try keySubmission.handle(event, now: engine.now)
+                switch event {
+                case .midnight: for stage in stages { try stage.startDay(day) }
+                case .keySubmission(let e): try keySubmission.handle(e, now: engine.now)
                 }
             }
             for stage in stages { try stage.endDay(day) }
