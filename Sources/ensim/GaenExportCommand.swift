@@ -70,8 +70,8 @@ struct GaenExport: ParsableCommand {
 
         let starts = parsedKeys.map { UInt64($0.temporaryExposureKey.rollingStartIntervalNumber.rawValue) }
         let ends = parsedKeys.map { UInt64($0.temporaryExposureKey.intervals.upperBound) }
-        let start = startTimestamp ?? (starts.min() ?? 0) * 600
-        let end = endTimestamp ?? (ends.max() ?? 0) * 600
+        let start = startTimestamp ?? (starts.min() ?? 0) * UInt64(ENIntervalNumber.secondsPerInterval)
+        let end = endTimestamp ?? (ends.max() ?? 0) * UInt64(ENIntervalNumber.secondsPerInterval)
         guard end >= start else { throw Console.failure("--end-timestamp \(end) is before --start-timestamp \(start)") }
 
         let builder = ExportBuilder(signingKey: signer,
