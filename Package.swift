@@ -62,9 +62,12 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
-        // Layer 6: the command-line tool.
+        // Layer 6: benchmark workloads and their reports (`ensim bench`).
+        .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "Simulation", "GAEN", "EventEngine", "GSL"]),
+
+        // Layer 7: the command-line tool: parses options, calls the libraries.
         .executableTarget(name: "ensim", dependencies: [
-            "Scenario", "Reporting", "Simulation", "GAEN", "P6", "EventEngine", "GSL",
+            "ENSimBenchmarks", "Scenario", "Reporting", "Simulation", "GAEN", "GSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -76,6 +79,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
         .testTarget(name: "ensimTests", dependencies: ["ensim"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]

@@ -11,8 +11,8 @@ import CPrefetch
 /// entry belongs to the walked position (a direct search over the bucket heads when a whole
 /// year is empty).
 ///
-/// Unlike `CalendarQueue` (a fixed geometry chosen up front, one Swift array per bucket), it
-/// needs no configuration and allocates nothing per insert:
+/// Unlike a calendar queue with a fixed geometry chosen up front and one Swift array per bucket,
+/// it needs no configuration and allocates nothing per insert:
 /// - entries live in one pooled array of 32-byte nodes linked by `Int32` indices, with a free
 ///   list (LIFO, so the node freed by a removal is reused, still in cache, by the next insert);
 /// - the bucket table is one flat array of 24-byte heads (first and last node plus their
@@ -33,6 +33,8 @@ import CPrefetch
 ///
 /// Equal keys in time order are appended at a bucket's tail in O(1) (entries scheduled at the
 /// same time in sequence order); inserting before a long run of equal times in one bucket walks it.
+///
+/// Debug builds check the structure after every mutation (`AdaptiveCalendarQueue+Invariants.swift`).
 public struct AdaptiveCalendarQueue: EntryPriorityQueue {
     @usableFromInline struct Node {
         @usableFromInline var entry: QueueEntry
@@ -93,6 +95,10 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
     @usableFromInline var work = 0
     @usableFromInline var operations = 0
     @usableFromInline var resizeEnabled = true
+    #if DEBUG
+    /// Mutations since the last full walk of `_checkInvariants()`.
+    @usableFromInline var _mutationsSinceFullCheck = 0
+    #endif
 
     @usableFromInline static var minimumBuckets: Int { 16 }
     @usableFromInline static var sampleSize: Int { 64 }
@@ -109,6 +115,7 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         owner = Owner(nodes: nodes, heads: heads)
     }
 
+    /// - Complexity: O(1).
     @inlinable public var count: Int { storedCount }
 
     /// Number of buckets (a power of two).
@@ -117,6 +124,9 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
     /// log2 of the bucket width in seconds.
     public var bucketWidthShift: Int { Int(widthShift) }
 
+    /// The smallest entry in (time, priority, sequence) order, or nil when empty.
+    ///
+    /// - Complexity: O(1): a copy in the bucket table at the cursor.
     @inlinable
     public var min: QueueEntry? {
         storedCount == 0 ? nil : heads[Int(cursor & bucketMask)].firstEntry
@@ -128,13 +138,22 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         if storedCount > 0 { ensim_prefetch(UnsafeRawPointer(nodes + Int(heads[Int(cursor & bucketMask)].first))) }
     }
 
+    /// Makes room for `n` entries without growing the node pool.
+    ///
+    /// - Complexity: O(n) when the pool grows or is shared, O(1) otherwise.
     public mutating func reserveCapacity(_ n: Int) {
         makeUnique()
         if n > nodeCapacity { growNodes(to: n) }
+        _checkInvariantsAfterMutation()
     }
 
     // MARK: Insert and remove
 
+    /// Adds `entry`; equal times keep (priority, sequence) order.
+    ///
+    /// - Complexity: O(1) expected (buckets hold about one entry); amortized O(n) for the
+    ///   resize when the count passes the bucket count. An entry placed inside a bucket's list
+    ///   walks that list.
     @inlinable
     public mutating func insert(_ entry: QueueEntry) {
         if !isKnownUniquelyReferenced(&owner) { makeUnique() }
@@ -146,8 +165,14 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         storedCount += 1
         operations &+= 1
         if storedCount > Int(bucketMask) + 1, resizeEnabled { resize(buckets: 2 * (Int(bucketMask) + 1)) }
+        _checkInvariantsAfterMutation()
     }
 
+    /// Removes and returns the smallest entry, or nil when empty.
+    ///
+    /// - Complexity: O(1) expected: the cursor moves to the next non-empty bucket of the year
+    ///   (a direct search over all b buckets when a whole year is empty); amortized O(n) for
+    ///   resizes when the count falls below a quarter of the buckets or the width is re-estimated.
     @inlinable
     public mutating func removeMin() -> QueueEntry? {
         guard storedCount > 0 else { return nil }
@@ -176,6 +201,7 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
                 checkWidth()
             }
         }
+        _checkInvariantsAfterMutation()
         return entry
     }
 
@@ -346,6 +372,9 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         return Int64(Swift.min(48, 63 - UInt64(width).leadingZeroBitCount))
     }
 
+    /// Drops every entry for which `isStale` is true and rebuilds the queue from the rest.
+    ///
+    /// - Complexity: O(n) expected.
     public mutating func removeAll(where isStale: (QueueEntry) -> Bool) {
         var kept: [QueueEntry] = []
         kept.reserveCapacity(storedCount)
@@ -358,5 +387,6 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         self = AdaptiveCalendarQueue()
         if buckets > Self.minimumBuckets { resize(buckets: buckets) }
         for e in kept { insert(e) }
+        _checkInvariantsAfterMutation()
     }
 }

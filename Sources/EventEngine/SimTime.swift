@@ -1,8 +1,8 @@
 /// Simulated time: whole seconds since 1970-01-01T00:00:00Z (UTC, no leap seconds).
 ///
 /// Integer seconds keep the event order exact and reproducible across platforms;
-/// every protocol quantity the simulator needs (10-minute EN intervals, days, hours,
-/// calendar months) is a whole number of seconds.
+/// every quantity the simulator needs (protocol intervals, days, hours, calendar months)
+/// is a whole number of seconds.
 public typealias SimTime = Int64
 
 /// Fixed-length time units, in seconds.
@@ -11,27 +11,14 @@ public enum SimDuration {
     public static let hour: Int64 = 3_600
     public static let day: Int64 = 86_400
     public static let week: Int64 = 604_800
-    /// Length of one exposure-notification interval (ENIntervalNumber step): 10 minutes.
-    public static let enInterval: Int64 = 600
 }
 
-/// Time bucketing that the protocols and reports need.
+/// Time bucketing that the stages and reports need (protocol intervals live with their
+/// protocol, e.g. GAEN's `ENIntervalNumber`).
 ///
 /// All divisions round toward negative infinity, so times before 1970 fall into the
 /// bucket that contains them (Swift's `/` would round -1 s into day 0 instead of day -1).
 public enum SimClock {
-    /// ENIntervalNumber of a time: the number of 10-minute intervals since the epoch.
-    @inlinable
-    public static func enIntervalNumber(_ t: SimTime) -> Int64 {
-        floorDivide(t, SimDuration.enInterval)
-    }
-
-    /// Start time of an ENIntervalNumber.
-    @inlinable
-    public static func startOfENInterval(_ interval: Int64) -> SimTime {
-        interval * SimDuration.enInterval
-    }
-
     /// Day number: whole days since 1970-01-01 (day 0).
     @inlinable
     public static func dayNumber(_ t: SimTime) -> Int64 {

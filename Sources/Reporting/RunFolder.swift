@@ -31,10 +31,10 @@ public final class RunFolder {
         let url = stagingURL.appendingPathComponent(name)
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
         } catch {
             throw ReportingError.io(path: url.path, reason: "cannot write (\(error.localizedDescription))")
         }
+        try AtomicFile.write(data, to: url)
     }
 
     /// Moves the finished folder to its final name.
@@ -50,5 +50,25 @@ public final class RunFolder {
     /// Removes the staging folder of an abandoned run.
     public func discard() {
         if !committed { try? FileManager.default.removeItem(at: stagingURL) }
+    }
+}
+
+/// The one way ENSim writes a file that someone may be reading: the data goes to a hidden
+/// temporary file beside the target, created with its final permissions, which is then renamed
+/// into place, so a reader sees the old file or the new one, never half of one.
+public enum AtomicFile {
+    /// - Throws: `ReportingError.io` naming `url` when the file cannot be written.
+    public static func write(_ data: Data, to url: URL, permissions: Int = 0o644) throws {
+        let path = url.path
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)").path
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: permissions]) else {
+            throw ReportingError.io(path: path, reason: "cannot write")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw ReportingError.io(path: path, reason: "cannot write (\(reason))")
+        }
     }
 }

@@ -1,13 +1,17 @@
 import ArgumentParser
+import ENSimBenchmarks
 import Foundation
+import Reporting
+import Simulation
 
-/// `ensim bench NAME`: each benchmark is a subcommand with its own options.
+/// `ensim bench NAME`: each benchmark is a subcommand that parses its options and runs the
+/// workload from `ENSimBenchmarks`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
-        subcommands: [EngineBenchmark.self, CryptoBenchmark.self, PopulationBenchmark.self, BackendBenchmark.self,
-                      DistributionBenchmark.self, MatcherBenchmark.self]
+        subcommands: [BenchEngine.self, BenchCrypto.self, BenchPopulation.self, BenchBackend.self,
+                      BenchDistribution.self, BenchMatcher.self]
     )
 }
 
@@ -18,20 +22,218 @@ struct BenchOutputOptions: ParsableArguments {
 
     @Option(help: "Also write the JSON result to this file (atomically).")
     var out: String?
+
+    /// Runs a benchmark, prints its report as JSON or `key: value` lines and saves the JSON if
+    /// asked; a benchmark that cannot run is one `error:` line and exit 1.
+    func emit(_ benchmark: () throws -> BenchmarkReport) throws {
+        let report: BenchmarkReport
+        do { report = try benchmark() } catch let error as BenchmarkError { throw Console.failure(error.description) }
+        let data = try report.json()
+        if json {
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            for line in report.lines { print(line) }
+        }
+        if let out { try AtomicFile.write(data, to: URL(fileURLWithPath: out)) }
+    }
 }
 
-/// Prints a benchmark result as sorted JSON or as `key: value` lines, and optionally saves the JSON.
-func emitBenchResult(_ result: [String: Any], options: BenchOutputOptions) throws {
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.prettyPrinted, .sortedKeys])
-    if options.json {
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
-    } else {
-        for key in result.keys.sorted() {
-            print("\(key): \(result[key]!)")
+extension BackendFlavor: ExpressibleByArgument {}
+
+struct BenchEngine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Hold-model throughput of the event engine, with SimPy as reference when available.",
+        discussion: "Each handled event schedules one more at now + round(Exp(mean)) s, so the pending count stays constant."
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+
+    @Option(parsing: .upToNextOption, help: "Pending-event counts to measure.")
+    var pending: [Int] = [1_000, 1_000_000]
+
+    @Option(help: "Timed events per configuration and repetition.")
+    var events = 20_000_000
+
+    @Option(help: "Repetitions per configuration; the fastest is reported (the machine is shared).")
+    var repetitions = 3
+
+    @Option(help: "Mean increment in seconds.")
+    var mean = 1e9
+
+    @Option(help: "Seed of the GSL stream for the increments.")
+    var seed: UInt64 = 1
+
+    @Flag(inversion: .prefixedNo, help: "Also run the hold model in SimPy (Results/benchmarks/simpy_hold.py) when python3 has simpy.")
+    var pythonReference = true
+
+    @Option(help: "Timed events for SimPy (it is slow).")
+    var simpyEvents = 200_000
+
+    @Option(help: "Path of the SimPy hold-model script.")
+    var simpyScript = "Results/benchmarks/simpy_hold.py"
+
+    @Flag(inversion: .prefixedNo, help: "Also compare the queues (calendar queue, 4-ary heap, swift-collections' Heap) bare.")
+    var queueComparison = true
+
+    func validate() throws {
+        guard !pending.isEmpty, pending.allSatisfy({ $0 > 0 }) else { throw ValidationError("--pending needs positive counts") }
+        guard events > 0, repetitions > 0, simpyEvents > 0 else { throw ValidationError("counts must be positive") }
+        guard mean >= 1 else { throw ValidationError("--mean must be at least 1 second") }
+    }
+
+    func run() throws {
+        try output.emit {
+            try EngineBenchmark(pending: pending, events: events, repetitions: repetitions, mean: mean, seed: seed,
+                                simpyScript: pythonReference ? simpyScript : nil, simpyEvents: simpyEvents,
+                                queueComparison: queueComparison).run()
         }
     }
-    if let out = options.out {
-        try data.write(to: URL(fileURLWithPath: out), options: .atomic)
+}
+
+struct BenchCrypto: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crypto",
+        abstract: "RPIs derived per second (batch path) vs `openssl speed` AES-128-ECB, one core."
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+
+    @Option(help: "Seconds per measurement of our own paths.")
+    var seconds: Double = 2
+
+    @Option(help: "Seconds per `openssl speed` run (its -seconds).")
+    var opensslSeconds: Int = 3
+
+    @Option(help: "The openssl executable.")
+    var openssl: String = "openssl"
+
+    func validate() throws {
+        guard seconds > 0, opensslSeconds > 0 else { throw ValidationError("--seconds and --openssl-seconds must be positive") }
+    }
+
+    func run() throws {
+        try output.emit {
+            try CryptoBenchmark(seconds: seconds, opensslSeconds: opensslSeconds, openssl: OpenSSLSpeed(executable: openssl)).run()
+        }
+    }
+}
+
+struct BenchPopulation: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "population",
+        abstract: "Time N phones × D days of the default population, contact and radio model.",
+        discussion: "Example: ensim bench population --phones 100000 --days 28 --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+    @OptionGroup var threads: ThreadOptions
+
+    @Option(help: "People (each with a phone; the default share runs the app).")
+    var phones = 100_000
+
+    @Option(help: "Simulated days.")
+    var days = 28
+
+    func validate() throws {
+        guard phones >= 1, phones <= 100_000_000 else { throw ValidationError("--phones must be from 1 to 100000000") }
+        guard (1...3650).contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
+    }
+
+    func run() throws {
+        try output.emit { try PopulationBenchmark(phones: phones, days: days, threads: threads.count).run() }
+    }
+}
+
+struct BenchBackend: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backend",
+        abstract: "Time the health system and backend alone: cases, verification, uploads and signed packages.",
+        discussion: "Example: ensim bench backend --people 1000000 --cases-per-day 200 --national-uploads-per-day 1200 --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+
+    @Option(help: "People in the contact population.") var people = 1_000_000
+    @Option(help: "App adoption share.") var adoption = 0.4
+    @Option(help: "Positive results per day in the population.") var casesPerDay = 200.0
+    @Option(help: "Uploads per day from the rest of the country.") var nationalUploadsPerDay = 1200.0
+    @Option(help: "Dummy upload sessions per app phone per day.") var dummyPerPhoneDay = 0.1
+    @Option(help: "The national backend.") var flavor = BackendFlavor.cwa
+    @Option(help: "Simulated days.") var days = 28
+
+    func validate() throws {
+        guard people >= 1, (1...3650).contains(days) else { throw ValidationError("--people ≥ 1 and --days 1…3650") }
+    }
+
+    func run() throws {
+        try output.emit {
+            try BackendBenchmark(people: people, adoption: adoption, casesPerDay: casesPerDay, nationalUploadsPerDay: nationalUploadsPerDay,
+                                 dummyPerPhoneDay: dummyPerPhoneDay, flavor: flavor, days: days).run()
+        }
+    }
+}
+
+struct BenchDistribution: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "distribution",
+        abstract: "Time N download clients × D days on the CDN model, with the CWA seed comparison.",
+        discussion: "Example: ensim bench distribution --clients 30000000 --days 7 --tables Results/benchmarks/distribution-30M --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+    @OptionGroup var threads: ThreadOptions
+
+    @Option(help: "Download clients.")
+    var clients = 1_000_000
+
+    @Option(help: "Simulated days.")
+    var days = 7
+
+    @Option(help: "The app whose packages and download protocol are simulated.")
+    var flavor = BackendFlavor.cwa
+
+    @Option(help: "Positive cases per day in the synthetic packages.")
+    var casesPerDay = 2_000.0
+
+    @Option(help: "Keys per case.")
+    var keysPerCase = 14
+
+    @Option(help: "Write summary.json and the distribution tables (CSV) into this new folder.")
+    var tables: String?
+
+    func validate() throws {
+        guard (1...200_000_000).contains(clients) else { throw ValidationError("--clients must be from 1 to 200000000") }
+        guard (1...60).contains(days) else { throw ValidationError("--days must be from 1 to 60") }
+    }
+
+    func run() throws {
+        try output.emit {
+            try DistributionBenchmark(clients: clients, days: days, flavor: flavor, casesPerDay: casesPerDay, keysPerCase: keysPerCase,
+                                      threads: threads.count, tablesFolder: tables.map { URL(fileURLWithPath: $0) })
+                .run(log: Console.error)
+        }
+    }
+}
+
+struct BenchMatcher: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matcher",
+        abstract: "RPI derivations/s per core (alone and in the key-index build) vs openssl AES-128-ECB; encounters matched/s at 1, 2, all cores.",
+        discussion: "ensim bench matcher --json --out Results/benchmarks/matcher.json")
+
+    @Option(help: "Population of the simulated world whose encounters are matched.")
+    var population = 200_000
+
+    @Option(help: "Published keys in the index.")
+    var keys = 20_000
+
+    @Option(help: "Repetitions of each timed part; the fastest counts (the machine is shared and noisy).")
+    var repeats = 5
+
+    @OptionGroup var output: BenchOutputOptions
+
+    func run() throws {
+        try output.emit { try MatcherBenchmark(population: population, keys: keys, repeats: repeats).run() }
     }
 }

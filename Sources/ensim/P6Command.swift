@@ -1,6 +1,8 @@
 import ArgumentParser
+import ENSimBenchmarks
 import Foundation
 import GSL
+import Reporting
 import Simulation
 
 /// `ensim p6 …`: the P6 proximity protocol on its own.
@@ -24,8 +26,9 @@ struct P6Command: ParsableCommand {
             """
         )
 
-        @Option(help: "Comma-separated RECEIVERSxDISCLOSURES runs (receiver epochs x disclosed epochs).")
-        var sizes = "150000x75000"
+        @Option(help: "Comma-separated RECEIVERSxDISCLOSURES runs (receiver epochs x disclosed epochs; default: \(CollisionSizes.seed.text)).",
+                transform: { try CollisionSizes($0) })
+        var sizes = CollisionSizes.seed
 
         @Option(help: "Slice code width in bits (32 for iBeacon major+minor; smaller to make collisions common).")
         var codeBits = 32
@@ -39,8 +42,7 @@ struct P6Command: ParsableCommand {
         @Option(help: "Seed.")
         var seed: UInt64 = 20_200_322
 
-        @Option(help: "Worker threads (results do not depend on it).")
-        var threads = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var threads: ThreadOptions
 
         @Flag(help: "Print JSON.")
         var json = false
@@ -48,28 +50,16 @@ struct P6Command: ParsableCommand {
         @Option(help: "Also write the JSON to this file.")
         var out: String?
 
-        func parsedSizes() throws -> [(receivers: Int, disclosures: Int)] {
-            try sizes.split(separator: ",").map { item in
-                let parts = item.lowercased().split(separator: "x")
-                guard parts.count == 2, let r = Int(parts[0]), let d = Int(parts[1]), r >= 1, d >= 1, d < 500_000_000 else {
-                    throw ValidationError("--sizes: '\(item)' is not RECEIVERSxDISCLOSURES with positive integers (disclosures < 500000000)")
-                }
-                return (r, d)
-            }
-        }
-
         func validate() throws {
-            _ = try parsedSizes()
             guard (1...32).contains(codeBits) else { throw ValidationError("--code-bits must be 1...32, got \(codeBits)") }
             guard window >= 1, threshold >= 1, threshold <= window else {
                 throw ValidationError("--window and --threshold must be at least 1 and threshold <= window")
             }
-            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         }
 
         func run() throws {
             var runs: [[String: Any]] = []
-            for size in try parsedSizes() {
+            for size in sizes.runs {
                 var p = P6CollisionParameters()
                 p.receivers = size.receivers
                 p.disclosures = size.disclosures
@@ -77,7 +67,7 @@ struct P6Command: ParsableCommand {
                 p.window = window
                 p.threshold = threshold
                 p.seed = seed
-                p.threads = threads
+                p.threads = threads.count
                 var timings = P6CollisionTimings()
                 let start = Date()
                 let r = P6CollisionStudy.run(p, timings: &timings)
@@ -87,19 +77,13 @@ struct P6Command: ParsableCommand {
                 if !json { Self.printTable(r, seconds: seconds, timings: timings) }
             }
             let document: [String: Any] = [
-                "command": "ensim p6 collisions --sizes \(sizes) --code-bits \(codeBits) --window \(window) --threshold \(threshold) --seed \(seed) --threads \(threads)",
-                "ensim_version": ENSimVersion.string, "threads": threads, "cores": ProcessInfo.processInfo.activeProcessorCount,
+                "command": "ensim p6 collisions --sizes \(sizes.text) --code-bits \(codeBits) --window \(window) --threshold \(threshold) --seed \(seed) --threads \(threads.count)",
+                "ensim_version": ENSimVersion.string, "threads": threads.count, "cores": ProcessInfo.processInfo.activeProcessorCount,
                 "runs": runs,
             ]
             let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
             if json { print(String(decoding: data, as: UTF8.self)) }
-            if let out { try data.write(to: URL(fileURLWithPath: out), options: .atomic) }
-        }
-
-        static func peakResidentBytes() -> Int {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return usage.ru_maxrss * 1024
+            if let out { try AtomicFile.write(data, to: URL(fileURLWithPath: out)) }
         }
 
         static func counts(_ c: P6CollisionCounts, expected: [Double], window: Int) -> [String: Any] {
@@ -129,7 +113,7 @@ struct P6Command: ParsableCommand {
                 "expected_false_full_matches_per_million_receiver_days": r.expectedCodeAndUUID[p.threshold - 1] / Double(p.receivers) * 1e6,
                 "seconds": seconds, "seconds_disclosed_codes": timings.disclosedCodesSeconds, "seconds_index": timings.indexSeconds,
                 "seconds_receivers": timings.receiversSeconds, "seconds_analysis": timings.analysisSeconds,
-                "index_bytes": timings.indexBytes, "peak_resident_bytes_so_far": peakResidentBytes(),
+                "index_bytes": timings.indexBytes, "peak_resident_bytes_so_far": PeakMemory.residentBytes,
             ]
         }
 
@@ -150,9 +134,34 @@ struct P6Command: ParsableCommand {
             print(String(format: "receivers with a false full match per million: %.3g (95%% CI %.3g–%.3g)", ci.estimate * 1e6, ci.lower * 1e6, ci.upper * 1e6))
             print(String(format: "time %.1f s (disclosed codes %.1f, index %.1f, receivers %.1f, analysis %.1f), index %.0f MB, peak RSS %.0f MB",
                          seconds, timings.disclosedCodesSeconds, timings.indexSeconds, timings.receiversSeconds, timings.analysisSeconds,
-                         Double(timings.indexBytes) / 1e6, Double(peakResidentBytes()) / 1e6))
+                         Double(timings.indexBytes) / 1e6, Double(PeakMemory.residentBytes) / 1e6))
         }
 
         static func format(_ x: Double) -> String { x >= 0.01 ? String(format: "%.1f", x) : String(format: "%.2g", x) }
+    }
+}
+
+/// `--sizes 150000x75000,1000000x100000`: the runs, and the text as given (echoed in the JSON).
+struct CollisionSizes {
+    static let seed = CollisionSizes(text: "150000x75000", runs: [(150_000, 75_000)])
+
+    let text: String
+    let runs: [(receivers: Int, disclosures: Int)]
+
+
+    private init(text: String, runs: [(receivers: Int, disclosures: Int)]) {
+        self.text = text
+        self.runs = runs
+    }
+
+    init(_ text: String) throws {
+        self.text = text
+        runs = try text.split(separator: ",").map { item in
+            let parts = item.lowercased().split(separator: "x")
+            guard parts.count == 2, let r = Int(parts[0]), let d = Int(parts[1]), r >= 1, d >= 1, d < 500_000_000 else {
+                throw ValidationError("'\(item)' is not RECEIVERSxDISCLOSURES with positive integers (disclosures < 500000000)")
+            }
+            return (r, d)
+        }
     }
 }

@@ -16,8 +16,8 @@ struct RadioCommand: ParsableCommand {
             discussion: "Example: ensim radio calibrate --layer transport --json > attenuation.json; python3 plot-scripts/plot_attenuation.py attenuation.json"
         )
 
-        @Option(help: "Contact layer (environment): household, workplace, school, community, transport.")
-        var layer = "household"
+        @Option(help: "Contact layer (environment).")
+        var layer = ContactLayer.household
 
         @Option(help: "Scan windows per distance.")
         var samples = 20_000
@@ -29,21 +29,17 @@ struct RadioCommand: ParsableCommand {
         var json = false
 
         func validate() throws {
-            guard ContactLayer.allCases.contains(where: { $0.name == layer }) else {
-                throw ValidationError("--layer must be one of " + ContactLayer.allCases.map(\.name).joined(separator: ", ") + ", got '\(layer)'")
-            }
             guard samples >= 2 else { throw ValidationError("--samples must be at least 2") }
         }
 
         func run() throws {
-            let contactLayer = ContactLayer.allCases.first { $0.name == layer }!
-            let rows = AttenuationCalibration.table(parameters: .default, layer: contactLayer, samples: samples, seed: seed)
+            let rows = AttenuationCalibration.table(parameters: .default, layer: layer, samples: samples, seed: seed)
             if json {
                 let objects: [[String: Any]] = rows.map {
                     ["metres": $0.metres, "windows": $0.windows, "heard_share": $0.heardShare, "mean_db": $0.mean, "sd_db": $0.sd,
                      "p10_db": $0.p10, "p50_db": $0.p50, "p90_db": $0.p90]
                 }
-                let data = try JSONSerialization.data(withJSONObject: ["layer": layer, "rows": objects], options: [.prettyPrinted, .sortedKeys])
+                let data = try JSONSerialization.data(withJSONObject: ["layer": layer.name, "rows": objects], options: [.prettyPrinted, .sortedKeys])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
@@ -54,4 +50,15 @@ struct RadioCommand: ParsableCommand {
             }
         }
     }
+}
+
+extension ContactLayer: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let layer = Self.allCases.first(where: { $0.name == argument }) else { return nil }
+        self = layer
+    }
+
+    public var defaultValueDescription: String { name }
+
+    public static var allValueStrings: [String] { allCases.map(\.name) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Reporting
 import Scenario
 import Simulation
 
@@ -62,12 +63,10 @@ struct RegressCommand: ParsableCommand {
     @Flag(help: "Write the current figures as the new baseline and exit 0.")
     var update = false
 
-    @Option(help: "Worker threads (default: all cores). Results do not depend on it.")
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
     func validate() throws {
         if !(alpha > 0 && alpha < 1) { throw ValidationError("--alpha must be between 0 and 1, got \(alpha)") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
     }
 
     func run() throws {
@@ -78,7 +77,7 @@ struct RegressCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data = try encoder.encode(RegressionBaseline(source: source, preset: preset, counts: counts))
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (data + Data("\n".utf8)).write(to: url, options: .atomic)
+            try AtomicFile.write(data + Data("\n".utf8), to: url)
             print("baseline written: \(baseline)")
             return
         }
@@ -129,7 +128,7 @@ struct RegressCommand: ParsableCommand {
             Console.error(error.description)
             throw ExitCode(2)
         }
-        let config = SimulationConfig(scenario: loaded.resolved, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let config = SimulationConfig(scenario: loaded.resolved, threads: threads.count)
         let results = try Simulation(config: config).run()
         guard let block = results.summary["detection"], let counts = DetectionCounts(summary: block) else {
             fatalError("every run reports a detection block")

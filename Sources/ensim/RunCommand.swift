@@ -29,8 +29,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Override the number of simulated days (1…3650).")
     var days: Int?
 
-    @Option(help: "Worker threads for parallel phases (default: all cores). Results do not depend on it.")
-    var threads: Int?
+    @OptionGroup var threads: ThreadOptions
 
     @Option(help: "Results folder to create (must not exist).")
     var out: String?
@@ -40,7 +39,6 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if let days, !(1...3650).contains(days) { throw ValidationError("--days must be from 1 to 3650, got \(days)") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1, got \(threads)") }
         if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max)") }
     }
 
@@ -56,7 +54,7 @@ struct RunCommand: ParsableCommand {
         var resolved = loaded.resolved
         if let seed { resolved = resolved.replacing(["seed"], with: .integer(Int64(seed))) }
         if let days { resolved = resolved.replacing(["days"], with: .integer(Int64(days))) }
-        let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        let threadCount = threads.count
         let config = SimulationConfig(scenario: resolved, threads: threadCount)
 
         let folder = URL(fileURLWithPath: out ?? defaultFolder(config))

@@ -45,10 +45,3 @@ struct ScenarioCommand: ParsableCommand {
         }
     }
 }
-
-/// Messages for people: errors on stderr, one line each.
-enum Console {
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
-    }
-}

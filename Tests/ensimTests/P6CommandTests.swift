@@ -16,6 +16,6 @@ import Testing
     @Test func badSizesAreRejected() throws {
         let r = try EnsimProcess.run(["p6", "collisions", "--sizes", "12by10"])
         #expect(r.status != 0)
-        #expect(r.stderr.contains("--sizes: '12by10' is not RECEIVERSxDISCLOSURES"))
+        #expect(r.stderr.contains("'--sizes <sizes>': '12by10' is not RECEIVERSxDISCLOSURES"))
     }
 }

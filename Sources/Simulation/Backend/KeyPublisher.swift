@@ -64,7 +64,7 @@ public final class KeyPublisher {
     public func add(_ keys: [PublishedKey], now: SimTime) {
         for key in keys {
             let tek = key.key.temporaryExposureKey
-            let rollingEnd = Int64(tek.rollingStartIntervalNumber.rawValue + tek.rollingPeriod) * SimDuration.enInterval
+            let rollingEnd = Int64(tek.rollingStartIntervalNumber.rawValue + tek.rollingPeriod) * ENIntervalNumber.secondsPerInterval
             let at = parameters.flavor == .cwa ? max(now, rollingEnd + Int64(parameters.expiryPolicyMinutes) * SimDuration.minute) : now
             pending.append(PendingKey(key: key, distributableAt: at))
         }
@@ -147,9 +147,9 @@ public final class KeyPublisher {
             packagesDeleted += 1
         }
         let before = pending.count
-        pending.removeAll { Int64($0.key.key.temporaryExposureKey.rollingStartIntervalNumber.rawValue) * SimDuration.enInterval < horizon }
+        pending.removeAll { Int64($0.key.key.temporaryExposureKey.rollingStartIntervalNumber.rawValue) * ENIntervalNumber.secondsPerInterval < horizon }
         let accBefore = accumulator.count
-        accumulator.removeAll { Int64($0.key.temporaryExposureKey.rollingStartIntervalNumber.rawValue) * SimDuration.enInterval < horizon }
+        accumulator.removeAll { Int64($0.key.temporaryExposureKey.rollingStartIntervalNumber.rawValue) * ENIntervalNumber.secondsPerInterval < horizon }
         keysExpiredUnpublished += before - pending.count + accBefore - accumulator.count
     }
 

@@ -63,7 +63,7 @@ public struct UploadValidator: Sendable {
     public func validate(_ keys: [SubmittedKey], at now: SimTime) -> RejectionReason? {
         if keys.isEmpty { return flavor == .cwa ? .noKeys : nil }
         if keys.count > maxKeys { return .tooManyKeys }
-        let nowInterval = UInt32(now / SimDuration.enInterval)
+        let nowInterval = UInt32(now / ENIntervalNumber.secondsPerInterval)
         for k in keys {
             if k.keyData.count != TemporaryExposureKey.keyLength || !(1...144).contains(k.rollingPeriod) { return .malformedKey }
             if k.rollingStartIntervalNumber > nowInterval { return .futureKey }

@@ -1,29 +1,25 @@
-import ArgumentParser
 import Foundation
 import GAEN
 import Simulation
 
-/// `ensim bench matcher`: RPI derivation rate (per core, alone and inside the key-index build) against
+/// RPI derivation rate per core (alone and inside the key-index build) against
 /// `openssl speed -evp aes-128-ecb` single blocks, and match throughput at 1, 2 and all cores.
-struct MatcherBenchmark: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "matcher",
-        abstract: "RPI derivations/s per core (alone and in the key-index build) vs openssl AES-128-ECB; encounters matched/s at 1, 2, all cores.",
-        discussion: "ensim bench matcher --json --out Results/benchmarks/matcher.json")
+public struct MatcherBenchmark {
+    /// Population of the simulated world whose encounters are matched.
+    public var population: Int
+    /// Published keys in the index.
+    public var keys: Int
+    /// Repetitions of each timed part; the fastest counts (the machine is shared and noisy).
+    public var repeats: Int
 
-    @Option(help: "Population of the simulated world whose encounters are matched.")
-    var population = 200_000
+    public init(population: Int, keys: Int, repeats: Int) {
+        self.population = population
+        self.keys = keys
+        self.repeats = repeats
+    }
 
-    @Option(help: "Published keys in the index.")
-    var keys = 20_000
-
-    @Option(help: "Repetitions of each timed part; the fastest counts (the machine is shared and noisy).")
-    var repeats = 5
-
-    @OptionGroup var output: BenchOutputOptions
-
-    func run() throws {
-        let loadBefore = EngineBenchmark.loadAverage
+    public func run() throws -> BenchmarkReport {
+        let loadBefore = Machine.loadAverage
         var rng = SystemRandomNumberGenerator()
         let start: Int64 = 18_536 * 86_400
         let published = (0..<keys).map { i in
@@ -32,7 +28,11 @@ struct MatcherBenchmark: ParsableCommand {
         }
         let package = PublishedPackage(sequence: 0, name: "bench", kind: .batch, publishedAt: start, covers: start..<start + 1, keys: published, bytes: 0)
         let clock = ContinuousClock()
-        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+        func fastest(_ body: () throws -> Void) rethrows -> Duration {
+            var best = Duration.seconds(Int64.max)
+            for _ in 0..<max(1, repeats) { best = min(best, try clock.measure(body)) }
+            return best
+        }
         // Derivation alone (HKDF of both sub-keys, then the key's RPIs), as the index does it,
         // into one buffer; then the whole index build (plus dedup and the hash table).
         let teks = published.map(\.key.temporaryExposureKey)
@@ -40,11 +40,6 @@ struct MatcherBenchmark: ParsableCommand {
         let rpis = UnsafeMutableBufferPointer<RollingProximityIdentifier>.allocate(capacity: teks.count * 144)
         defer { rpis.deallocate() }
         var derived = 0
-        func fastest(_ body: () throws -> Void) rethrows -> Duration {
-            var best = Duration.seconds(Int64.max)
-            for _ in 0..<max(1, repeats) { best = min(best, try clock.measure(body)) }
-            return best
-        }
         let deriveTime = try fastest {
             derived = 0
             for tek in teks {
@@ -54,10 +49,11 @@ struct MatcherBenchmark: ParsableCommand {
                 derived += Int(tek.rollingPeriod)
             }
         }
-        let derivedPerSecond = Double(derived) / seconds(deriveTime)
-        var index: DiagnosisKeyIndex? = nil
-        let buildTime = try fastest { index = try DiagnosisKeyIndex(packages: [package], threads: 1) }
-        let indexedPerSecond = Double(index!.identifierCount) / seconds(buildTime)
+        let derivedPerSecond = Double(derived) / Machine.seconds(deriveTime)
+        var built: DiagnosisKeyIndex?
+        let buildTime = try fastest { built = try DiagnosisKeyIndex(packages: [package], threads: 1) }
+        guard let index = built else { throw BenchmarkError("the key index was not built") }
+        let indexedPerSecond = Double(index.identifierCount) / Machine.seconds(buildTime)
 
         let config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
                                       population: PopulationParameters(size: population, appAdoption: 0.5), writeHourly: false,
@@ -76,19 +72,21 @@ struct MatcherBenchmark: ParsableCommand {
         for _ in 0..<max(1, repeats) {
             for threads in threadCounts {
                 let t = clock.measure {
-                    checked = Matcher.match(index: index!, store: world.encounters, phones: phones, start: start,
+                    checked = Matcher.match(index: index, store: world.encounters, phones: phones, start: start,
                                             downloads: { all[$0...$0] }, threads: threads).encountersChecked
                 }
                 best[threads] = min(best[threads] ?? t, t)
             }
         }
-        for threads in threadCounts {
-            rates["encounters_per_second_\(threads)_threads"] = (Double(checked) / seconds(best[threads]!)).rounded()
-            rates["match_seconds_\(threads)_threads"] = (seconds(best[threads]!) * 1e4).rounded() / 1e4
+        var encountersPerSecond: [Int: Double] = [:]
+        for (threads, time) in best {
+            encountersPerSecond[threads] = (Double(checked) / Machine.seconds(time)).rounded()
+            rates["encounters_per_second_\(threads)_threads"] = encountersPerSecond[threads]
+            rates["match_seconds_\(threads)_threads"] = (Machine.seconds(time) * 1e4).rounded() / 1e4
         }
-        let openssl = try opensslSingleBlockRate()
-        let oneThread = rates["encounters_per_second_1_threads"]!
-        let twoThreads = rates["encounters_per_second_2_threads"] ?? oneThread
+        let openssl = try OpenSSLSpeed(executable: "openssl").aes128ECBBlocksPerSecond(bytesPerCall: 16, seconds: 2)
+        let oneThread = encountersPerSecond[1] ?? .nan
+        let twoThreads = encountersPerSecond[2] ?? oneThread
         var result: [String: Any] = [
             "rpi_derivations_per_second_per_core": derivedPerSecond.rounded(),
             "openssl_aes128_ecb_single_block_per_second": openssl.rounded(),
@@ -102,27 +100,9 @@ struct MatcherBenchmark: ParsableCommand {
             "encounters_checked": checked,
         ]
         for (k, v) in rates { result[k] = v }
-        if let loadBefore, let loadAfter = EngineBenchmark.loadAverage {
+        if let loadBefore, let loadAfter = Machine.loadAverage {
             result["load_average"] = "\(loadBefore) at start, \(loadAfter) at end (1, 5, 15 min)"
         }
-        try emitBenchResult(result, options: output)
-    }
-
-    /// `openssl speed -elapsed -evp aes-128-ecb -bytes 16`: 1000s of bytes/s → blocks/s.
-    func opensslSingleBlockRate() throws -> Double {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["openssl", "speed", "-elapsed", "-seconds", "2", "-evp", "aes-128-ecb", "-bytes", "16"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard let line = text.split(separator: "\n").last(where: { $0.uppercased().hasPrefix("AES-128-ECB") }),
-              let field = line.split(separator: " ").last, let kilo = Double(field.dropLast(field.hasSuffix("k") ? 1 : 0)) else {
-            throw ValidationError("cannot parse openssl speed output:\n\(text)")
-        }
-        return kilo * 1000 / 16
+        return BenchmarkReport(result)
     }
 }

@@ -1,31 +1,33 @@
-import ArgumentParser
 import EventEngine
 import Foundation
 import Simulation
 
-/// `ensim bench backend`: health system and backend alone (no contacts or radio) at national
-/// scale: index cases among N people, verification flows, dummy and national uploads,
-/// validation, and signed export packages, over D days.
-struct BackendBenchmark: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "backend",
-        abstract: "Time the health system and backend alone: cases, verification, uploads and signed packages.",
-        discussion: "Example: ensim bench backend --people 1000000 --cases-per-day 200 --national-uploads-per-day 1200 --json"
-    )
+/// The health system and backend alone (no contacts or radio) at national scale: index cases
+/// among N people, verification flows, dummy and national uploads, validation, and signed
+/// export packages, over D days.
+public struct BackendBenchmark {
+    /// People in the contact population.
+    public var people: Int
+    /// App adoption share.
+    public var adoption: Double
+    /// Positive results per day in the population.
+    public var casesPerDay: Double
+    /// Uploads per day from the rest of the country.
+    public var nationalUploadsPerDay: Double
+    /// Dummy upload sessions per app phone per day.
+    public var dummyPerPhoneDay: Double
+    public var flavor: BackendFlavor
+    public var days: Int
 
-    @OptionGroup var output: BenchOutputOptions
-
-    @Option(help: "People in the contact population.") var people = 1_000_000
-    @Option(help: "App adoption share.") var adoption = 0.4
-    @Option(help: "Positive results per day in the population.") var casesPerDay = 200.0
-    @Option(help: "Uploads per day from the rest of the country.") var nationalUploadsPerDay = 1200.0
-    @Option(help: "Dummy upload sessions per app phone per day.") var dummyPerPhoneDay = 0.1
-    @Option(help: "cwa or immuni.") var flavor = "cwa"
-    @Option(help: "Simulated days.") var days = 28
-
-    func validate() throws {
-        guard people >= 1, (1...3650).contains(days) else { throw ValidationError("--people ≥ 1 and --days 1…3650") }
-        guard BackendFlavor(rawValue: flavor) != nil else { throw ValidationError("--flavor must be cwa or immuni") }
+    public init(people: Int, adoption: Double, casesPerDay: Double, nationalUploadsPerDay: Double, dummyPerPhoneDay: Double,
+                flavor: BackendFlavor, days: Int) {
+        self.people = people
+        self.adoption = adoption
+        self.casesPerDay = casesPerDay
+        self.nationalUploadsPerDay = nationalUploadsPerDay
+        self.dummyPerPhoneDay = dummyPerPhoneDay
+        self.flavor = flavor
+        self.days = days
     }
 
     enum Event: EventKind {
@@ -41,13 +43,13 @@ struct BackendBenchmark: ParsableCommand {
         static let kindNames = ["midnight", "hour", "step"]
     }
 
-    func run() throws {
+    public func run() throws -> BenchmarkReport {
         let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
         var health = HealthParameters()
         health.casesPerDay = casesPerDay
         health.nationalUploadsPerDay = nationalUploadsPerDay
         var backend = BackendParameters()
-        backend.flavor = BackendFlavor(rawValue: flavor)!
+        backend.flavor = flavor
         backend.dummyUploadsPerPhoneDay = dummyPerPhoneDay
         // An evenly spread `adoption` share of people runs the app: the backend only needs the phone index.
         var phoneOf = [Int32](repeating: -1, count: people), phones: Int32 = 0
@@ -69,9 +71,9 @@ struct BackendBenchmark: ParsableCommand {
         let wall = Date().timeIntervalSince(started)
         let packages = pipeline.publisher.published
         let keys = packages.reduce(0) { $0 + $1.keys.count }
-        try emitBenchResult([
+        return BenchmarkReport([
             "benchmark": "backend",
-            "flavor": flavor,
+            "flavor": flavor.rawValue,
             "people": people,
             "app_phones": Int(phones),
             "days": days,
@@ -85,6 +87,6 @@ struct BackendBenchmark: ParsableCommand {
             "package_bytes": packages.reduce(0) { $0 + $1.bytes },
             "signed_keys_per_second": Double(keys) / wall,
             "peak_rss_bytes": PeakMemory.residentBytes,
-        ], options: output)
+        ])
     }
 }

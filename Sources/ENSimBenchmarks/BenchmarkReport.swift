@@ -1,0 +1,56 @@
+import Foundation
+
+/// A benchmark's figures, printed as sorted JSON or as sorted `key: value` lines.
+public struct BenchmarkReport {
+    public var fields: [String: Any]
+
+    public init(_ fields: [String: Any]) { self.fields = fields }
+
+    /// Pretty-printed JSON with sorted keys (what `--json` prints and `--out` saves).
+    public func json() throws -> Data {
+        try JSONSerialization.data(withJSONObject: fields, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    /// One `key: value` line per field, keys sorted.
+    public var lines: [String] {
+        fields.keys.sorted().map { key in "\(key): \(fields[key] ?? "")" }
+    }
+}
+
+/// A benchmark that cannot run (a missing tool, output it cannot read); the description is for people.
+public struct BenchmarkError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// Peak resident set size of this process, from getrusage (Linux reports kilobytes).
+public enum PeakMemory {
+    public static var residentBytes: Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
+}
+
+/// The machine the figures were measured on.
+public enum Machine {
+    /// The first three fields of /proc/loadavg (Linux), e.g. "2.10 2.25 1.90".
+    public static var loadAverage: String? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    /// Whether these figures come from an optimized build.
+    public static var buildConfiguration: String {
+        #if DEBUG
+        "debug (numbers not representative; use swift build -c release)"
+        #else
+        "release"
+        #endif
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Diagnosis keys as CSV: a header row naming the columns (any order), then one key per line.
+///
+///     key_data                       required, 32 hex digits
+///     rolling_start_interval_number  required, ENIntervalNumber
+///     rolling_period                 optional, 1…144 (empty: 144)
+///     transmission_risk_level        optional, integer (empty: absent)
+///     report_type                    optional, number 0…5 or a `ReportType.csvName`
+///     days_since_onset               optional, integer (empty: absent)
+///
+/// Blank lines are skipped and CRLF line ends accepted; errors carry the 1-based line number.
+public enum DiagnosisKeyCSV {
+    public struct ParseError: Error, Equatable {
+        public var line: Int
+        public var message: String
+    }
+
+    public static let columns = ["key_data", "rolling_start_interval_number", "rolling_period",
+                                 "transmission_risk_level", "report_type", "days_since_onset"]
+
+    /// - Complexity: O(n) in the length of `text`.
+    public static func parse(_ text: String) throws(ParseError) -> [DiagnosisKey] {
+        // "\r\n" is one Character in Swift, so split on newline characters, not on "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard let headerLine = lines.first, !headerLine.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ParseError(line: 1, message: "missing header row (columns: \(columns.joined(separator: ",")))")
+        }
+        let header = headerLine.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for name in header where !columns.contains(name) {
+            throw ParseError(line: 1, message: "unknown column '\(name)' (known: \(columns.joined(separator: ",")))")
+        }
+        for required in columns.prefix(2) where !header.contains(required) {
+            throw ParseError(line: 1, message: "header lacks required column '\(required)'")
+        }
+        if Set(header).count != header.count { throw ParseError(line: 1, message: "duplicate column in header") }
+
+        var keys: [DiagnosisKey] = []
+        for (offset, line) in lines.enumerated().dropFirst() {
+            let lineNumber = offset + 1
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == header.count else {
+                throw ParseError(line: lineNumber, message: "expected \(header.count) fields, found \(cells.count)")
+            }
+            var row: [String: String] = [:]
+            for (name, cell) in zip(header, cells) where !cell.isEmpty { row[name] = cell }
+            keys.append(try key(from: row, line: lineNumber))
+        }
+        return keys
+    }
+
+    private static func key(from row: [String: String], line: Int) throws(ParseError) -> DiagnosisKey {
+        func fail(_ column: String, _ message: String) -> ParseError {
+            ParseError(line: line, message: "\(column): \(message)")
+        }
+        guard let hex = row["key_data"] else { throw fail("key_data", "missing") }
+        guard let keyData = Bytes16(hex: hex) else { throw fail("key_data", "expected 32 hex digits (16 bytes), got '\(hex)'") }
+        guard let startText = row["rolling_start_interval_number"] else { throw fail("rolling_start_interval_number", "missing") }
+        guard let start = UInt32(startText), start <= UInt32(Int32.max) else {
+            throw fail("rolling_start_interval_number", "'\(startText)' is not an interval number")
+        }
+        var period = TemporaryExposureKey.defaultRollingPeriod
+        if let text = row["rolling_period"] {
+            guard let value = UInt32(text), (1...TemporaryExposureKey.defaultRollingPeriod).contains(value) else {
+                throw fail("rolling_period", "'\(text)' is not in 1…144")
+            }
+            period = value
+        }
+        var trl: Int32?
+        if let text = row["transmission_risk_level"] {
+            guard let value = Int32(text) else { throw fail("transmission_risk_level", "'\(text)' is not an integer") }
+            trl = value
+        }
+        var type: ReportType?
+        if let text = row["report_type"] {
+            guard let value = ReportType(csvName: text) else {
+                throw fail("report_type", "'\(text)' is not 0…5 or one of \(ReportType.allCases.map(\.csvName).joined(separator: ", "))")
+            }
+            type = value
+        }
+        var dsos: Int32?
+        if let text = row["days_since_onset"] {
+            guard let value = Int32(text) else { throw fail("days_since_onset", "'\(text)' is not an integer") }
+            dsos = value
+        }
+        let tek: TemporaryExposureKey
+        do {
+            tek = try TemporaryExposureKey(keyData: keyData, rollingStartIntervalNumber: ENIntervalNumber(start), rollingPeriod: period)
+        } catch {
+            throw fail("rolling_period", "\(error)")
+        }
+        return DiagnosisKey(tek, transmissionRiskLevel: trl, reportType: type, daysSinceOnsetOfSymptoms: dsos)
+    }
+}
+
+extension ReportType {
+    /// The name in key CSVs and `ensim gaen inspect`: snake case of the export's enum.
+    public var csvName: String {
+        switch self {
+        case .unknown: return "unknown"
+        case .confirmedTest: return "confirmed_test"
+        case .confirmedClinicalDiagnosis: return "confirmed_clinical_diagnosis"
+        case .selfReport: return "self_report"
+        case .recursive: return "recursive"
+        case .revoked: return "revoked"
+        }
+    }
+
+    /// A number 0…5 or a `csvName` (any case).
+    public init?(csvName text: String) {
+        if let number = Int32(text) {
+            self.init(rawValue: number)
+        } else if let match = ReportType.allCases.first(where: { $0.csvName == text.lowercased() }) {
+            self = match
+        } else {
+            return nil
+        }
+    }
+}

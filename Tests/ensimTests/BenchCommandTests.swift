@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Each `ensim bench` subcommand runs with tiny sizes and reports its figures (crypto and
+/// matcher are left out: they time `openssl speed` for seconds).
+@Suite struct BenchCommandTests {
+    func json(_ arguments: [String], in directory: URL? = nil) throws -> [String: Any] {
+        let r = try EnsimProcess.run(["bench"] + arguments + ["--json"], in: directory)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test func engine() throws {
+        let report = try json(["engine", "--pending", "10", "--events", "2000", "--repetitions", "1", "--no-python-reference"])
+        #expect((report["configurations"] as? [[String: Any]])?.count == 1)
+        #expect((report["queue_comparison"] as? [[String: Any]])?.first?["events"] as? Int == 1_000)
+        #expect(report["simpy"] as? String == "not run (--no-python-reference)")
+    }
+
+    @Test func populationAndBackend() throws {
+        let population = try json(["population", "--phones", "300", "--days", "1", "--threads", "1"])
+        #expect(population["phones"] as? Int == 300 && population["threads"] as? Int == 1)
+        let backend = try json(["backend", "--people", "3000", "--days", "2", "--cases-per-day", "5", "--flavor", "immuni"])
+        #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
+    }
+
+    @Test func distributionWritesItsTables() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try json(["distribution", "--clients", "200", "--days", "1", "--cases-per-day", "20", "--threads", "1",
+                               "--tables", "tables"], in: dir)
+        #expect(report["clients"] as? Int == 200 && report["flavor"] as? String == "cwa")
+        for file in ["summary.json", "seed_comparison.md"] {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("tables/" + file).path))
+        }
+    }
+
+    @Test func flavorsComeFromAFixedSet() throws {
+        let r = try EnsimProcess.run(["bench", "distribution", "--flavor", "p6"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("'cwa'") && r.stderr.contains("'immuni'"))
+    }
+}
