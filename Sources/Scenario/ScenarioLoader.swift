@@ -2,34 +2,44 @@ import EventEngine
 import Foundation
 import Yams
 
-/// A validated scenario: the resolved values (defaults filled in) and where they came from.
+/// A validated scenario: its typed settings, the resolved values (defaults filled in) and where they came from.
 public struct LoadedScenario: Sendable {
     public let file: String
     public let sourceBytes: Data
+    public let settings: ScenarioSettings
+    /// Every key with its value, in schema order (the manifest's resolved scenario).
     public let resolved: ScenarioValue
 
-    public var name: String { resolved["name"]?.textValue ?? "scenario" }
+    public var name: String { settings.name ?? "scenario" }
 }
 
 /// Reads a YAML scenario and checks every key against `ScenarioSchema`.
 public enum ScenarioLoader {
-    public static func load(file: String, schema: [Field] = ScenarioSchema.fields) throws(ScenarioError) -> LoadedScenario {
+    public static func load(file: String) throws(ScenarioError) -> LoadedScenario {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             let reason = FileManager.default.fileExists(atPath: file) ? "cannot be read" : "no such file"
-            throw ScenarioError(problems: [ScenarioProblem(file: file, message: "\(reason); pass the path of a scenario YAML file, e.g. Scenarios/default.yaml")])
+            let message = "\(reason); pass the path of a scenario YAML file, e.g. Scenarios/default.yaml"
+            throw ScenarioError(problems: [ScenarioProblem(file: file, message: message)])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ScenarioError(problems: [ScenarioProblem(file: file, message: "is not UTF-8 text; a scenario is a YAML file")])
         }
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let resolved = try ScenarioSchema.resolvingPaths(parse(yaml: text, file: file, defaultName: stem, schema: schema), file: file)
-        return LoadedScenario(file: file, sourceBytes: data, resolved: resolved)
+        var settings = try settings(yaml: text, file: file, defaultName: stem)
+        try ScenarioSchema.resolvingPaths(&settings, file: file)
+        return LoadedScenario(file: file, sourceBytes: data, settings: settings, resolved: ScenarioValue(settings))
     }
 
-    public static func parse(yaml: String, file: String, defaultName: String, schema: [Field] = ScenarioSchema.fields) throws(ScenarioError) -> ScenarioValue {
+    /// The resolved scenario of a YAML text (paths left as written).
+    public static func parse(yaml: String, file: String, defaultName: String) throws(ScenarioError) -> ScenarioValue {
+        ScenarioValue(try settings(yaml: yaml, file: file, defaultName: defaultName))
+    }
+
+    /// Validates a YAML text into typed settings, reporting every problem.
+    public static func settings(yaml: String, file: String, defaultName: String) throws(ScenarioError) -> ScenarioSettings {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -38,10 +48,12 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(problems: [ScenarioProblem(file: file, message: "YAML syntax error: \(error)")])
         }
-        var validator = Validator(file: file, defaultName: defaultName)
-        let value = validator.section(schema, check: nil, node: root, path: [])
+        var validator = Validator(file: file)
+        validator.section(ScenarioSchema.fields, check: nil, node: root, path: [])
         if !validator.problems.isEmpty { throw ScenarioError(problems: validator.problems) }
-        return DetectionPresetResolver.resolve(value, root: root)
+        var settings = validator.settings
+        if settings.name == nil { settings.name = defaultName }
+        return settings
     }
 
     static func yamlProblem(_ error: YamlError, file: String) -> ScenarioProblem {
@@ -58,10 +70,11 @@ public enum ScenarioLoader {
     }
 }
 
-/// Walks the YAML tree beside the schema, collecting every problem.
+/// Walks the YAML tree beside the schema, writing each valid value into the settings (a section's
+/// keys in schema order, so a preset is loaded before the keys that override it) and collecting every problem.
 struct Validator {
     let file: String
-    let defaultName: String
+    var settings = ScenarioSettings()
     var problems: [ScenarioProblem] = []
 
     mutating func report(_ node: Node?, _ path: [String], _ message: String) {
@@ -69,7 +82,7 @@ struct Validator {
                                         path: path.joined(separator: "."), message: message))
     }
 
-    mutating func section(_ fields: [Field], check: (@Sendable (ScenarioValue) -> String?)?, node: Node?, path: [String]) -> ScenarioValue {
+    mutating func section(_ fields: [Field], check: (@Sendable (ScenarioSettings) -> String?)?, node: Node?, path: [String]) {
         var given: [String: Node] = [:]
         if let node, !isNull(node) {
             if case .mapping(let mapping) = node {
@@ -91,13 +104,16 @@ struct Validator {
                 report(node, path, "expected \(kind.allowed), got \(describe(node))")
             }
         }
-        let value = ScenarioValue.section(fields.map { field in
-            (field.name, self.value(of: field, node: given[field.name], path: path + [field.name]))
-        })
-        if let check, let message = check(value) {
+        for field in fields {
+            if case .section(let children, let check) = field.kind {
+                section(children, check: check, node: given[field.name], path: path + [field.name])
+            } else if let node = given[field.name], let value = value(of: field, node: node, path: path + [field.name]) {
+                field.slot?.write(&settings, value)
+            }
+        }
+        if let check, let message = check(settings) {
             report(node, path, message)
         }
-        return value
     }
 
     func unknownKeyMessage(_ key: String, fields: [Field]) -> String {
@@ -106,37 +122,35 @@ struct Validator {
         return "unknown key\(hint); allowed keys: " + fields.map(\.name).joined(separator: ", ")
     }
 
-    mutating func value(of field: Field, node: Node?, path: [String]) -> ScenarioValue {
-        if case .section(let fields, let check) = field.kind {
-            return section(fields, check: check, node: node, path: path)
-        }
-        guard let node else { return defaultValue(field.kind) }
+    /// The given value, or nil (reported) when it has the wrong type or is not allowed. Values out of
+    /// range are reported and returned, so the block's checks still see them.
+    mutating func value(of field: Field, node: Node, path: [String]) -> ScenarioValue? {
         let allowed = field.kind.allowed + (field.unit.map { " (\($0))" } ?? "")
         guard let scalar = node.scalar, !isNull(node) else {
             report(node, path, isNull(node) ? "missing value; expected \(allowed)" : "expected \(allowed), got \(describe(node))")
-            return defaultValue(field.kind)
+            return nil
         }
         let text = scalar.string
         let plain = scalar.style == .plain
         switch field.kind {
-        case .integer(_, let range):
+        case .integer(let range):
             guard plain, let v = Int64(text.replacingOccurrences(of: "_", with: "")) else {
                 report(node, path, "expected \(allowed), got \(describe(node))")
-                return defaultValue(field.kind)
+                return nil
             }
             if !range.contains(v) { report(node, path, "\(v) is out of range; expected \(allowed)") }
             return .integer(v)
-        case .number(_, let range):
+        case .number(let range):
             guard plain, let v = Double(text.replacingOccurrences(of: "_", with: "")), v.isFinite else {
                 report(node, path, "expected \(allowed), got \(describe(node))")
-                return defaultValue(field.kind)
+                return nil
             }
             if !range.contains(v) { report(node, path, "\(ScenarioValue.format(v)) is out of range; expected \(allowed)") }
             return .number(v)
         case .boolean:
             guard plain, text == "true" || text == "false" else {
                 report(node, path, "expected \(allowed), got \(describe(node))")
-                return defaultValue(field.kind)
+                return nil
             }
             return .boolean(text == "true")
         case .text:
@@ -144,31 +158,18 @@ struct Validator {
         case .date:
             guard CivilCalendar.parseISODate(text) != nil else {
                 report(node, path, "expected \(allowed) (a real calendar date), got \(describe(node))")
-                return defaultValue(field.kind)
+                return nil
             }
             return .text(text)
-        case .choice(_, let allowedValues):
+        case .choice(let allowedValues):
             guard allowedValues.contains(text) else {
                 let hint = DidYouMean.suggestion(for: text, among: allowedValues).map { " (did you mean '\($0)'?)" } ?? ""
                 report(node, path, "'\(text)' is not allowed\(hint); expected \(allowed)")
-                return defaultValue(field.kind)
+                return nil
             }
             return .text(text)
         case .section:
-            fatalError("sections are handled above")
-        }
-    }
-
-    func defaultValue(_ kind: FieldKind) -> ScenarioValue {
-        switch kind {
-        case .integer(let d, let range): return .integer(d ?? range.lowerBound)
-        case .number(let d, _): return .number(d)
-        case .boolean(let d): return .boolean(d)
-        case .text(let d): return .text(d ?? defaultName)
-        case .date(let d): return .text(d)
-        case .choice(let d, _): return .text(d)
-        case .section(let fields, _):
-            return .section(fields.map { ($0.name, defaultValue($0.kind)) })
+            return nil
         }
     }
 

@@ -24,19 +24,19 @@ public enum ScenarioReference {
                 rows(children, prefix: path + ".", into: &out)
                 continue
             }
-            out += "| `\(path)` | \(field.kind.allowed) | \(field.unit ?? "") | \(defaultText(field.kind)) | \(field.doc) |\n"
+            out += "| `\(path)` | \(field.kind.allowed) | \(field.unit ?? "") | \(defaultText(field)) | \(field.doc) |\n"
         }
     }
 
-    static func defaultText(_ kind: FieldKind) -> String {
-        switch kind {
-        case .integer(let d, let r): return String(d ?? r.lowerBound)
-        case .number(let d, _): return ScenarioValue.format(d)
-        case .boolean(let d): return String(d)
-        case .text(let d): return d.map { "`\($0)`" } ?? "file name"
-        case .date(let d): return d
-        case .choice(let d, _): return "`\(d)`"
-        case .section: return ""
+    static func defaultText(_ field: Field) -> String {
+        if let note = field.defaultNote { return note }
+        switch (field.kind, field.defaultValue) {
+        case (.integer, .integer(let d)?): return String(d)
+        case (.number, .number(let d)?): return ScenarioValue.format(d)
+        case (.boolean, .boolean(let d)?): return String(d)
+        case (.text, .text(let d)?), (.choice, .text(let d)?): return "`\(d)`"
+        case (.date, .text(let d)?): return d
+        default: return ""
         }
     }
 }

@@ -29,22 +29,40 @@ public struct AnalyticsParameters: Sendable, Equatable {
     public var deviceCheckTimeoutMs: Int64 = 2_000
     /// Pause between the first write and the third read; must be ≥ max_read_time + 2·timeout.
     public var checkTimeMs: Int64 = 7_000
-    /// One-way network delay between a worker and the DeviceCheck server, uniform in this range.
-    public var deviceCheckLatencyMs: ClosedRange<Int64> = 20...400
+    /// One-way network delay between a worker and the DeviceCheck server, uniform in [min, max]
+    /// (two stored values, so a scenario sets each).
+    public var deviceCheckLatencyMinMs: Int64 = 20
+    public var deviceCheckLatencyMaxMs: Int64 = 400
+    public var deviceCheckLatencyMs: ClosedRange<Int64> {
+        get { deviceCheckLatencyMinMs...deviceCheckLatencyMaxMs }
+        set { (deviceCheckLatencyMinMs, deviceCheckLatencyMaxMs) = (newValue.lowerBound, newValue.upperBound) }
+    }
     /// A DeviceCheck token expires this long after the phone obtained it (Apple: "ephemeral").
     public var deviceCheckTokenLifetimeMs: Int64 = 3_600_000
     /// Uploads each analytics token may carry, per kind (seed: two with and two without exposure).
     public var uploadsPerTokenPerKind = 2
-    /// One-way delay between a phone and the Analytics Service, uniform in this range.
-    public var clientLatencyMs: ClosedRange<Int64> = 50...300
+    /// One-way delay between a phone and the Analytics Service, uniform in [min, max]
+    /// (two stored values, so a scenario sets each).
+    public var clientLatencyMinMs: Int64 = 50
+    public var clientLatencyMaxMs: Int64 = 300
+    public var clientLatencyMs: ClosedRange<Int64> {
+        get { clientLatencyMinMs...clientLatencyMaxMs }
+        set { (clientLatencyMinMs, clientLatencyMaxMs) = (newValue.lowerBound, newValue.upperBound) }
+    }
 
     // Android SafetyNet.
     /// The server rejects a salt seen within this window and attestations older than it (seed: 10 minutes).
     public var replayWindowMs: Int64 = 600_000
     /// The app uploads nothing within this time of its first configuration fetch, by server time (seed: 24 h).
     public var androidQuietAfterInstallSeconds: Int64 = 86_400
-    /// Time the SafetyNet Attestation API takes to return an attestation, uniform in this range.
-    public var attestationLatencyMs: ClosedRange<Int64> = 500...3_000
+    /// Time the SafetyNet Attestation API takes to return an attestation, uniform in [min, max]
+    /// (two stored values, so a scenario sets each).
+    public var attestationLatencyMinMs: Int64 = 500
+    public var attestationLatencyMaxMs: Int64 = 3_000
+    public var attestationLatencyMs: ClosedRange<Int64> {
+        get { attestationLatencyMinMs...attestationLatencyMaxMs }
+        set { (attestationLatencyMinMs, attestationLatencyMaxMs) = (newValue.lowerBound, newValue.upperBound) }
+    }
     /// Share of attestation requests from non-genuine devices that fail (seed: no known bypass of hardware attestation).
     public var nonGenuineFailShare = 1.0
 

@@ -38,8 +38,14 @@ public struct RadioParameters: Sendable, Equatable {
     /// Packet reception: probability 50% at this attenuation, logistic with this scale (dB).
     public var receptionMidpoint: Double = 82
     public var receptionScale: Double = 4
-    /// Advertising interval, uniform in this range (ms): GAEN advertises every ~250 ms.
-    public var advertIntervalMs: ClosedRange<Double> = 200...270
+    public var advertIntervalMinMs: Double = 200
+    public var advertIntervalMaxMs: Double = 270
+    /// Advertising interval, uniform in [min, max] (ms): GAEN advertises every ~250 ms. Stored as two
+    /// values so a scenario sets each.
+    public var advertIntervalMs: ClosedRange<Double> {
+        get { advertIntervalMinMs...advertIntervalMaxMs }
+        set { (advertIntervalMinMs, advertIntervalMaxMs) = (newValue.lowerBound, newValue.upperBound) }
+    }
     /// Scanning: a window of this length every period (Android's default: 4 s every 300 s).
     public var scanWindowSeconds: Double = 4
     public var scanPeriodSeconds: Int = 300

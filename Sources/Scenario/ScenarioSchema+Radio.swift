@@ -1,0 +1,78 @@
+import Simulation
+
+/// The `radio` block: the Bluetooth channel model (see the README's radio section).
+extension ScenarioSchema {
+    static let layers = ContactLayer.allCases.map(\.name)
+
+    static func perLayer(_ path: Field.Path<[Double]>, range: ClosedRange<Double>, unit: String?, doc: String) -> [Field] {
+        Field.numbers(path, keys: layers.map { ($0, doc + " (\($0)).") }, range: range, unit: unit)
+    }
+
+    static func checkRadio(_ r: RadioParameters) -> String? {
+        let (lo, hi) = (r.rpiRotationMinMinutes, r.rpiRotationMaxMinutes)
+        if lo > hi { return "rpi_rotation_min_minutes (\(lo)) must not exceed rpi_rotation_max_minutes (\(hi))" }
+        if r.advertIntervalMinMs > r.advertIntervalMaxMs { return "advert_interval_min_ms must not exceed advert_interval_max_ms" }
+        let (window, period) = (r.scanWindowSeconds, Double(r.scanPeriodSeconds))
+        return window < period ? nil
+            : "scan_window_s (\(ScenarioValue.format(window))) must be shorter than scan_period_s (\(ScenarioValue.format(period)))"
+    }
+
+    /// Android models by their index in `RadioParameters.deviceModels` (iPhones are the reference).
+    static let androidModels = RadioParameters.default.deviceModels.indices.filter {
+        RadioParameters.default.deviceModels[$0].os == .android
+    }
+
+    static let radio: [Field] = [
+        .integer("rpi_rotation_min_minutes", \S.radio.rpiRotationMinMinutes, range: 10...20, unit: "minutes",
+                 doc: "Shortest time between RPI (and Bluetooth address) changes; GAEN rotates every ~10–20 minutes."),
+        .integer("rpi_rotation_max_minutes", \S.radio.rpiRotationMaxMinutes, range: 10...20, unit: "minutes",
+                 doc: "Longest time between RPI changes; each rotation draws uniformly in [min, max]."),
+        .number("advert_interval_min_ms", \S.radio.advertIntervalMinMs, range: 20...10_000, unit: "ms",
+                doc: "Shortest advertising interval (GAEN: ~250 ms)."),
+        .number("advert_interval_max_ms", \S.radio.advertIntervalMaxMs, range: 20...10_000, unit: "ms",
+                doc: "Longest advertising interval; each scan window draws one in [min, max]."),
+        .number("scan_window_s", \S.radio.scanWindowSeconds, range: 0.1...60, unit: "seconds",
+                doc: "Length of a scan window (Android default 4 s)."),
+        .integer("scan_period_s", \S.radio.scanPeriodSeconds, range: 10...3600, unit: "seconds",
+                 doc: "Time between scan windows (Android default 300 s); each phone scans at its own phase."),
+        .number("attenuation_at_1m_db", \S.radio.attenuationAt1m, range: 0...120, unit: "dB",
+                doc: "Attenuation at 1 m in line of sight between calibrated phones (free space at 2.44 GHz: 40.2 dB)."),
+        .section("path_loss_exponent", perLayer(\S.radio.pathLossExponent, range: 0...6, unit: nil,
+                                                doc: "Path-loss exponent n (attenuation grows by 10·n dB per decade of distance)"),
+                 doc: """
+                     Log-distance path-loss exponent per contact layer; transport's low value models a metal box where \
+                     attenuation follows distance poorly.
+                     """),
+        .section("shadowing_sigma_db", perLayer(\S.radio.shadowingSigma, range: 0...30, unit: "dB",
+                                                doc: "Log-normal shadowing σ, drawn once per contact and direction"),
+                 doc: "Shadowing σ per contact layer."),
+        .number("fading_sigma_db", \S.radio.fadingSigma, range: 0...30, unit: "dB", doc: "Per-advert fading σ."),
+        .shares("placement_shares", \S.radio.placementShares, keys: [
+            ("hand", "Phone in hand."), ("pocket", "Phone in a pocket."), ("bag", "Phone in a bag."),
+        ], doc: "Where phones are carried, drawn per contact and phone; must sum to 1."),
+        .section("placement_loss_db", Field.numbers(\S.radio.placementLoss, keys: [
+            ("hand", "Loss with the phone in hand."), ("pocket", "Loss with the phone in a pocket."),
+            ("bag", "Loss with the phone in a bag."),
+        ], range: 0...60, unit: "dB"), doc: "Body/placement loss of each phone."),
+        .section("android_model_shares", androidModels.map { i in
+            let m = RadioParameters.default.deviceModels[i]
+            let doc = "\(m.name): Tx \(m.txPowerDBm) dBm, RSSI correction \(m.rssiCorrectionDB) dB."
+            return Field.number(m.key, range: 0...1, unit: "share", doc: doc,
+                                get: { $0.radio.deviceModels[i].share }, set: { $0.radio.deviceModels[i].share = $1 })
+        }, check: { s in
+            Field.sumsToOne(androidModels.map { s.radio.deviceModels[$0].share }, names: androidModels.map { s.radio.deviceModels[$0].key })
+        }, doc: """
+            Android device models (Tx power and RSSI correction representative of Google's calibration table); shares must sum to 1. \
+            iPhones are the reference (Tx −8 dBm, correction 0).
+            """),
+        .number("body_block_probability", \S.radio.bodyBlockProbability, range: 0...1, unit: "probability",
+                doc: "Probability that a body blocks the line of sight during a contact."),
+        .number("body_block_loss_db", \S.radio.bodyBlockLoss, range: 0...60, unit: "dB",
+                doc: "Extra loss when a body blocks the line of sight."),
+        .number("calibration_error_sigma_db", \S.radio.calibrationErrorSigma, range: 0...30, unit: "dB",
+                doc: "Residual error of a device model after GAEN's Tx/RSSI calibration, drawn once per model and run."),
+        .number("reception_midpoint_db", \S.radio.receptionMidpoint, range: 0...200, unit: "dB",
+                doc: "Attenuation at which half of the adverts are received."),
+        .number("reception_scale_db", \S.radio.receptionScale, range: 0.1...50, unit: "dB", doc: "Width of the logistic reception curve."),
+    ]
+}
