@@ -54,7 +54,7 @@ public final class KeySubmissionPipeline {
     private var caseOfPerson: [Int32: Int32] = [:]
     /// Immuni's exposure detection summaries app phone `phone` holds at a time (set by the
     /// simulation from its exposure detection; none when unset).
-    var exposureSummaries: ((Int32, SimTime) -> [UploadBodies.ImmuniSummary])?
+    var exposureSummaries: ((Int32, SimTime) -> [ImmuniExposureSummary])?
     /// Cases whose result has been delivered, in delivery order.
     public private(set) var positiveCases: [PositiveCase] = []
     /// Accepted first uploads of app users' keys, in upload order (P6 discloses at the same moments).
