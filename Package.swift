@@ -77,5 +77,6 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ensimTests", dependencies: ["ensim"]),
+        .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]
 )

@@ -1,6 +1,6 @@
 import Simulation
 
-/// The `analytics` block: Immuni's privacy-preserving analytics (see the README's analytics section).
+/// The `analytics` block: Immuni's privacy-preserving analytics (see docs/model/analytics.md).
 extension ScenarioSchema {
     static let analytics: [Field] = [
         Field("enabled", .boolean(default: false), doc: "Simulate the Operational Info pipeline and add its results (summary `analytics`, monthly.csv, analytics_hourly.csv)."),

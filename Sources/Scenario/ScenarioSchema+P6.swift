@@ -1,6 +1,6 @@
 import Simulation
 
-/// The `p6` block: P6 phones next to GAEN on the same contacts (see the README's P6 section).
+/// The `p6` block: P6 phones next to GAEN on the same contacts (see docs/model/p6.md).
 extension ScenarioSchema {
     static let p6: [Field] = [
         Field("enabled", .boolean(default: false),

@@ -62,7 +62,7 @@ struct MatcherBenchmark: ParsableCommand {
         let config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
                                       population: PopulationParameters(size: population, appAdoption: 0.5), writeHourly: false,
                                       threads: ProcessInfo.processInfo.activeProcessorCount)
-        let simulation = Simulation(config: config)
+        let simulation = try Simulation(config: config)
         _ = try simulation.run()
         let world = simulation.detectionWorld
         let phones = world.appPhoneOwners.count

@@ -34,7 +34,7 @@ struct PopulationBenchmark: ParsableCommand {
                                       population: PopulationParameters(size: phones, appAdoption: 0.4),
                                       writeHourly: false, threads: threadCount)
         let started = Date()
-        let simulation = Simulation(config: config)
+        let simulation = try Simulation(config: config)
         let setup = Date().timeIntervalSince(started)
         let results = try simulation.run()
         let wall = Date().timeIntervalSince(started)

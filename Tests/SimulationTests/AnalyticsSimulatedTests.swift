@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func notifiedTruthIsTheRunsNotificationsAndIdenticalWhateverTheThreads() throws {
-        let sim = Simulation(config: Self.config(.simulated))
+        let sim = try Simulation(config: Self.config(.simulated))
         let one = try sim.run()
         let two = try Simulation(config: Self.config(.simulated, threads: 2)).run()
         #expect(one == two)
@@ -109,7 +109,7 @@ import Testing
     /// synthetic model gives.
     @Test func syntheticModeIsUnchanged() throws {
         let config = Self.config(.synthetic, days: 3)
-        let sim = Simulation(config: config)
+        let sim = try Simulation(config: config)
         let results = try sim.run()
         #expect(sim.distribution.checkSessions.isEmpty)
         let direct = AnalyticsRun.run(parameters: config.analytics, seed: config.seed, start: config.start, days: config.days,

@@ -8,7 +8,7 @@ import Testing
 /// downloads → detection → notifications scored against ground truth.
 @Suite struct CompleteRunTests {
     static func run(_ flavor: BackendFlavor, days: Int = 8, threads: Int = 1) throws -> (Simulation, SimulationResults) {
-        let sim = Simulation(config: PipelineRunTests.config(flavor, people: 800, days: days, casesPerDay: 25, threads: threads, national: 20))
+        let sim = try Simulation(config: PipelineRunTests.config(flavor, people: 800, days: days, casesPerDay: 25, threads: threads, national: 20))
         return (sim, try sim.run())
     }
 

@@ -64,7 +64,7 @@ import Testing
     }
 
     static let simulation: World = {
-        let s = Simulation(config: config)
+        let s = try! Simulation(config: config)
         _ = try! s.run()
         return World(appPhoneOwners: s.appPhoneOwners, encounters: s.encounters, groundTruth: s.groundTruth)
     }()
@@ -183,7 +183,7 @@ extension ReportValue {
     static let world: DetectionStudy.World = {
         let config = SimulationConfig(name: "regress-test", seed: 99, start: 18_536 * SimDuration.day, days: 4,
                                       population: PopulationParameters(size: 3000, appAdoption: 0.8), writeHourly: false, threads: 2)
-        let s = Simulation(config: config)
+        let s = try! Simulation(config: config)
         _ = try! s.run()
         return s.detectionWorld
     }()

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ImmuniSummaryTests {
     @Test func summariesAreThePhonesDetectionsScoredByGAENv1() throws {
         let (sim, _) = try CompleteRunTests.run(.immuni)
-        let detection = sim.detection!
+        let detection = sim.detection
         let end = sim.config.start + Int64(sim.config.days) * SimDuration.day
         var checkedPhones = 0, withInfos = 0
         for (phone, windows) in detection.windows.sorted(by: { $0.key < $1.key }) {

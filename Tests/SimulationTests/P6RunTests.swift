@@ -16,7 +16,7 @@ import Testing
     }
 
     static func run(_ config: SimulationConfig) -> (Simulation, SimulationResults) {
-        let sim = Simulation(config: config)
+        let sim = try! Simulation(config: config)
         return (sim, try! sim.run())
     }
 

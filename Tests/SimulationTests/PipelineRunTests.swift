@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: [BackendFlavor.cwa, .immuni])
     func funnelCountsAndPackagesAreConsistent(flavor: BackendFlavor) throws {
-        let sim = Simulation(config: Self.config(flavor))
+        let sim = try Simulation(config: Self.config(flavor))
         let results = try sim.run()
         let health = try #require(results.summary["health"]), backend = try #require(results.summary["backend"])
         func int(_ v: ReportValue?) -> Int64 { if case .integer(let n)? = v { return n }; Issue.record("missing \(String(describing: v))"); return -1 }
@@ -72,7 +72,7 @@ import Testing
 
     /// The share of app users with a result who agree to upload matches `upload_consent_share`.
     @Test func consentShareMatchesTheParameter() throws {
-        let sim = Simulation(config: Self.config(.immuni, people: 3000, days: 2, casesPerDay: 400, national: 0))
+        let sim = try Simulation(config: Self.config(.immuni, people: 3000, days: 2, casesPerDay: 400, national: 0))
         _ = try sim.run()
         let funnel = sim.pipeline.funnel
         let ci = Proportion.wilson(successes: funnel.consented, trials: funnel.resultInApp, confidence: 0.999)

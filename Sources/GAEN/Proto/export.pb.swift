@@ -12,7 +12,7 @@
 /// from the published field numbers of the GAEN key export specification.
 /// proto2 like the original, so optional fields keep presence on the wire.
 ///
-/// Regenerate export.pb.swift (see README; protoc-gen-swift must be swift-protobuf 1.39.0):
+/// Regenerate export.pb.swift (see docs/gaen.md; protoc-gen-swift must be swift-protobuf 1.39.0):
 ///   git clone -b 1.39.0 https://github.com/apple/swift-protobuf /tmp/protoc-gen-swift/src
 ///   (cd /tmp/protoc-gen-swift/src && swift build -c release --product protoc-gen-swift)
 ///   protoc --plugin=protoc-gen-swift=/tmp/protoc-gen-swift/src/.build/release/protoc-gen-swift \

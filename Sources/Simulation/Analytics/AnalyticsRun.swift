@@ -44,11 +44,10 @@ public enum AnalyticsRun {
         return model
     }
 
-    /// Adds the analytics section to a run's summary and its tables (monthly.csv,
-    /// analytics_hourly.csv, and sweep.csv when a p_OWOE sweep is configured).
-    public static func attached(to results: SimulationResults, config: SimulationConfig, phoneOS: [OperatingSystem]) -> SimulationResults {
+    /// The analytics section of a run's summary and its tables (monthly.csv, analytics_hourly.csv,
+    /// and sweep.csv when a p_OWOE sweep is configured).
+    static func finish(config: SimulationConfig, phoneOS: [OperatingSystem]) -> (summary: ReportValue, tables: [NamedTable]) {
         let p = config.analytics
-        guard p.enabled, p.detections == .synthetic else { return results }
         let model = run(parameters: p, seed: config.seed, start: config.start, days: config.days, phoneOS: phoneOS,
                         availability: config.availability)
         var (section, tables) = model.finish()
@@ -58,13 +57,6 @@ public enum AnalyticsRun {
             tables.append(NamedTable("sweep.csv", sweep.table))
             if case .object(var entries) = section { entries.append(("sweep", sweep.summary)); section = .object(entries) }
         }
-        return appending(section: section, tables: tables, to: results)
-    }
-
-    static func appending(section: ReportValue, tables: [NamedTable], to results: SimulationResults) -> SimulationResults {
-        var out = results
-        if case .object(var entries) = out.summary { entries.append(("analytics", section)); out.summary = .object(entries) }
-        out.tables += tables
-        return out
+        return (section, tables)
     }
 }

@@ -81,7 +81,7 @@ final class SimulatedDetections {
 
     /// Adds the `analytics` summary section (with the detection source and, when configured, the
     /// p_OWOE sweep) and its tables.
-    func attached(to results: SimulationResults) -> SimulationResults {
+    func finish() -> (summary: ReportValue, tables: [NamedTable]) {
         var (section, tables) = model.finish()
         if case .object(var entries) = section {
             entries.append(("detections", .object([("source", .text("simulated")), ("detection_runs", .integer(Int64(detectionsFed))),
@@ -93,6 +93,6 @@ final class SimulatedDetections {
             }
             section = .object(entries)
         }
-        return AnalyticsRun.appending(section: section, tables: tables, to: results)
+        return (section, tables)
     }
 }

@@ -7,7 +7,7 @@ public enum BackendFlavor: String, Sendable, CaseIterable {
 }
 
 /// Verification, upload and publishing settings. Defaults from the seeds and the real
-/// servers' configuration (see the README's backend section and shared/reference/gaen.md).
+/// servers' configuration (see docs/model/backend.md and shared/reference/gaen.md).
 public struct BackendParameters: Sendable, Equatable {
     public var flavor: BackendFlavor = .cwa
 

@@ -6,9 +6,6 @@ struct ContactDayResult {
     var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
     var appPairContacts: Int64 = 0
     var groundTruth: GroundTruthDay
-    var encounters: EncounterBatch
-    var scanInstancesByHour = [Int64](repeating: 0, count: 24)
-    var p6 = P6RxBatch()
 }
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
@@ -19,25 +16,23 @@ enum ContactPhase {
         var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
         var appPairContacts: Int64 = 0
         var truth: [GroundTruthDay.Entry] = []
-        var encounters = EncounterBatch()
-        var scanInstancesByHour = [Int64](repeating: 0, count: 24)
-        var p6 = P6RxBatch()
     }
 
-    /// With `radio`, contacts between two app phones go through the Bluetooth model and
-    /// produce encounters; without, only contacts and ground truth are drawn.
+    /// Contacts between two app phones also go to every observer (the radio, P6); without
+    /// observers only contacts and ground truth are drawn.
     static func run(network: ContactNetwork, population: Population, dayIndex: Int, midnight: SimTime,
-                    threads: Int, seed: UInt64, radio: RadioDay? = nil) -> ContactDayResult {
+                    threads: Int, seed: UInt64, observers: [any AppContactObserver] = []) -> ContactDayResult {
         let people = population.size
         let workers = max(1, min(threads, people))
         let outputs = ShardResults<ShardOutput>(count: workers)
         let within = Float(network.parameters.closeContactMetres)
         let per = (people + workers - 1) / workers
+        for o in observers { o.beginShards(workers) }
+        let shared = Observers(all: observers)
         forEachShard(count: workers, threads: workers) { shards in
             for w in shards {
                 var out = ShardOutput()
-                let recorder = radio.map(EncounterRecorder.init)
-                let p6 = radio.flatMap { r in r.p6.map { P6Recorder(day: r, phones: $0) } }
+                let recorders = shared.all.map { $0.recorder(shard: w) }
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
                 var segments: [ContactSegment] = []
                 segments.reserveCapacity(512)
@@ -51,31 +46,25 @@ enum ContactPhase {
                             out.appPairContacts += 1
                             // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
                             let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
-                            recorder?.record(c, phoneA: pa, phoneB: pb, key: key)
-                            p6?.record(c, phoneA: pa, phoneB: pb, key: key)
+                            for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
                         }
                         ordinal += 1
                     }
                 }
-                if let recorder {
-                    out.encounters = recorder.batch
-                    out.scanInstancesByHour = recorder.scanInstancesByHour
-                }
-                if let p6 { out.p6 = p6.batch }
                 outputs.set(w, out)
             }
         }
+        for o in observers { o.endShards() }
         let all = outputs.all
         var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, contacts: all.flatMap(\.truth),
-                                                                  closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60)),
-                                      encounters: EncounterBatch())
+                                                                  closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60)))
         for o in all {
             for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }
-            for h in 0..<24 { result.scanInstancesByHour[h] += o.scanInstancesByHour[h] }
             result.appPairContacts += o.appPairContacts
-            result.encounters.append(o.encounters)
-            result.p6.append(o.p6)
         }
         return result
     }
+
+    /// The observers as the shards see them: each shard only asks for its own recorder.
+    private struct Observers: @unchecked Sendable { let all: [any AppContactObserver] }
 }

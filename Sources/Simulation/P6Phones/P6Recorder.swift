@@ -59,7 +59,7 @@ final class P6PhoneDay: @unchecked Sendable {
 /// between two app phones that exchange beacons, what each hears of the other's iBeacons.
 /// The contact's fixed losses are GAEN's own draw (same stream key), so both protocols
 /// face the same placements and body blocking; P6's own draws come from a separate stream.
-final class P6Recorder {
+final class P6Recorder: AppContactRecorder, @unchecked Sendable {
     let day: RadioDay
     let phones: P6PhoneDay
     private(set) var batch = P6RxBatch()
@@ -122,5 +122,34 @@ final class P6Recorder {
             checkpoints[sender] = chain
         }
         return chain[c]
+    }
+}
+
+/// P6 phones as an observer of one day's app-pair contacts, beside the GAEN radio: the shards'
+/// receptions are merged in shard order and handed to `store`.
+final class P6Recording: AppContactObserver {
+    let day: RadioDay
+    let phones: P6PhoneDay
+    private let store: (P6RxBatch) -> Void
+    private var shards = ShardResults<P6Recorder>(count: 0)
+
+    init(day: RadioDay, phones: P6PhoneDay, store: @escaping (P6RxBatch) -> Void) {
+        self.day = day
+        self.phones = phones
+        self.store = store
+    }
+
+    func beginShards(_ count: Int) { shards = ShardResults(count: count) }
+
+    func recorder(shard index: Int) -> any AppContactRecorder {
+        let recorder = P6Recorder(day: day, phones: phones)
+        shards.set(index, recorder)
+        return recorder
+    }
+
+    func endShards() {
+        var batch = P6RxBatch()
+        for r in shards.all { batch.append(r.batch) }
+        store(batch)
     }
 }

@@ -6,8 +6,8 @@ import P6
 /// contact phase records, disclosures when a case's GAEN upload is accepted (each ends the
 /// phone's epoch at once and starts a new one), hourly disclosure files per region stream fetched
 /// through their own distribution models, and matching on each phone against the files it fetched. The
-/// simulation calls `startDay` (to hand the contact phase each phone's state), `store` (the
-/// day's receptions), `endDay` (after detection) and `finish`.
+/// contact phase reaches the phones through `contactObserver`; the run calls `endDay` (after
+/// detection) and `finish`.
 final class P6Run {
     let parameters: P6RunParameters
     let seed: UInt64
@@ -51,17 +51,14 @@ final class P6Run {
 
     var phones: Int { phoneIsIOS.count }
 
-    /// Every phone's epoch, sessions and clock for the day, for the contact phase.
-    func startDay(dayIndex: Int, midnight: SimTime) -> P6PhoneDay {
-        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: dayIndex, midnight: midnight, phoneIsIOS: phoneIsIOS, threads: threads)
+    /// Today's observer of the contact phase: every phone's epoch, sessions and clock for the
+    /// day, and the receptions held until `endDay` knows who disclosed that day.
+    func contactObserver(radio: RadioDay) -> any AppContactObserver {
+        precondition(pending == nil, "the previous day's receptions were not kept")
+        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
+                             phoneIsIOS: phoneIsIOS, threads: threads)
         phoneDay = day
-        return day
-    }
-
-    /// Holds the day's receptions until `endDay` knows who disclosed that day.
-    func store(dayIndex: Int, midnight: SimTime, batch: P6RxBatch) {
-        precondition(phoneDay?.dayIndex == dayIndex && phoneDay?.midnight == midnight && pending == nil)
-        pending = batch
+        return P6Recording(day: radio, phones: day) { [unowned self] batch in pending = batch }
     }
 
     /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the

@@ -12,13 +12,37 @@ struct RadioDay: @unchecked Sendable {
     let fleet: PhoneFleet
     let radios: PhoneRadios
     let availability: PhoneAvailability
-    /// Every phone's P6 state for the day when the run simulates P6 too.
-    var p6: P6PhoneDay? = nil
+}
+
+/// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
+/// phones hear, and the shards' batches are merged in shard order.
+final class EncounterRecording: AppContactObserver {
+    let day: RadioDay
+    private var shards = ShardResults<EncounterRecorder>(count: 0)
+    private(set) var batch = EncounterBatch()
+    private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+
+    init(day: RadioDay) { self.day = day }
+
+    func beginShards(_ count: Int) { shards = ShardResults(count: count) }
+
+    func recorder(shard index: Int) -> any AppContactRecorder {
+        let recorder = EncounterRecorder(day: day)
+        shards.set(index, recorder)
+        return recorder
+    }
+
+    func endShards() {
+        for r in shards.all {
+            batch.append(r.batch)
+            for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
+        }
+    }
 }
 
 /// One shard's recorder: for every contact between two app phones that exchange beacons
 /// today, what each phone hears of the other, stored as a real phone would (RPI, AEM, scans).
-final class EncounterRecorder {
+final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     let day: RadioDay
     private(set) var batch = EncounterBatch()
     private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)

@@ -1,0 +1,126 @@
+import EventEngine
+import GAEN
+import GSL
+
+/// The world of the run: people and their phones, each day's availability and keys, the
+/// day's contacts with their ground truth, and what the app phones hear of each other
+/// (stored as encounters). Other stages watch app-pair contacts through `observeAppContacts`.
+final class WorldStage: Stage {
+    let population: Population
+    let network: ContactNetwork
+    let availability: PhoneAvailability
+    let fleet: PhoneFleet
+    private let radios: PhoneRadios
+    private let channel: ChannelModel
+    private let placements: DiscreteDistribution
+    private let seed: UInt64
+    private let threads: Int
+    /// Every phone's encounters of the last 14 days.
+    private(set) var encounters = EncounterStore(retentionDays: 14)
+    /// Ground truth of the days within the retention window.
+    private(set) var groundTruth: [GroundTruthDay] = []
+    /// Close contacts of every day of the run: detection's ground truth outlives `groundTruth`'s window.
+    private(set) var closeContactHistory: [GroundTruthDay] = []
+    /// Today's daily.csv counters.
+    private(set) var today = WorldDay()
+    private var hourlyScans: [Int64]
+    private var encounterBytes = RunningStatistics()
+    /// Contacts and scan instances so far.
+    private(set) var totalContacts: Int64 = 0
+    private(set) var totalScans: Int64 = 0
+    private var observers: [(RadioDay) -> any AppContactObserver] = []
+
+    /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
+    static let groundTruthRetentionDays = 21
+
+    init(config: SimulationConfig) {
+        seed = config.seed
+        threads = config.threads
+        population = Population(config.population, seed: config.seed)
+        network = ContactNetwork(population: population, parameters: config.contacts, seed: config.seed)
+        availability = PhoneAvailability(phones: population.appUsers, parameters: config.availability, seed: config.seed)
+        fleet = PhoneFleet(seed: config.seed, owners: population.owners)
+        radios = PhoneRadios(phoneOS: population.phoneOS, parameters: config.radio, seed: config.seed)
+        channel = ChannelModel(config.radio)
+        placements = try! DiscreteDistribution(weights: config.radio.placementShares)
+        hourlyScans = Array(repeating: 0, count: config.days * 24)
+    }
+
+    /// Adds an observer of every day's app-pair contacts, made afresh each day for the day's radio.
+    func observeAppContacts(_ make: @escaping (RadioDay) -> any AppContactObserver) { observers.append(make) }
+
+    var phoneIsIOS: [Bool] { population.phoneOS.map { $0 == .iOS } }
+
+    func startDay(_ day: SimulatedDay) {
+        availability.roll(dayIndex: day.index)
+        fleet.rollKeys(midnight: day.midnight, threads: threads)
+        let radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,
+                             fleet: fleet, radios: radios, availability: availability)
+        let recording = EncounterRecording(day: radio)
+        let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
+                                        threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) })
+        groundTruth.append(contacts.groundTruth)
+        closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
+        if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
+        let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batch: recording.batch)
+        encounters.add(stored)
+        if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
+        for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }
+        let counts = availability.counts
+        today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.groundTruth.pairs.count),
+                         closeContacts: Int64(contacts.groundTruth.closeContacts), appPairContacts: contacts.appPairContacts,
+                         appPhones: Int64(fleet.count), phonesUnavailable: Int64(counts.unavailable),
+                         bluetoothOff: Int64(counts.bluetoothOff), uninstalled: Int64(counts.uninstalled),
+                         tekRotations: Int64(fleet.count), rpisHeard: Int64(stored.encounterCount),
+                         scanInstances: Int64(stored.scans.count), encounterBytes: Int64(stored.bytes))
+        totalContacts += contacts.byLayer.reduce(0, +)
+        totalScans += today.scanInstances
+    }
+
+    /// Scan instances of every simulated hour.
+    var scanInstancesByHour: [Int64] { hourlyScans }
+
+    func result() -> WorldResult {
+        WorldResult(population: population.size, appPhones: fleet.count,
+                    appAdoption: Proportion.clopperPearson(successes: fleet.count, trials: population.size),
+                    contacts: totalContacts, scanInstances: totalScans,
+                    encounterBytesPerPhoneDay: encounterBytes.meanConfidenceInterval(), encounterStoreBytesAtEnd: encounters.bytes)
+    }
+}
+
+/// The world's daily.csv counters of one day.
+struct WorldDay {
+    var contactsByLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
+    var contactPairs: Int64 = 0
+    var closeContacts: Int64 = 0
+    var appPairContacts: Int64 = 0
+    var appPhones: Int64 = 0
+    var phonesUnavailable: Int64 = 0
+    var bluetoothOff: Int64 = 0
+    var uninstalled: Int64 = 0
+    var tekRotations: Int64 = 0
+    var rpisHeard: Int64 = 0
+    var scanInstances: Int64 = 0
+    var encounterBytes: Int64 = 0
+
+    static let columns = ContactLayer.allCases.map { "contacts_" + $0.name }
+        + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",
+           "uninstalled", "tek_rotations", "rpis_heard", "scan_instances", "encounter_bytes"]
+
+    var values: [ReportValue] {
+        contactsByLayer.map { .integer($0) }
+            + [contactPairs, closeContacts, appPairContacts, appPhones, phonesUnavailable, bluetoothOff, uninstalled,
+               tekRotations, rpisHeard, scanInstances, encounterBytes].map { .integer($0) }
+    }
+}
+
+/// The world's totals over the run.
+struct WorldResult {
+    var population: Int
+    var appPhones: Int
+    var appAdoption: ConfidenceInterval
+    var contacts: Int64
+    var scanInstances: Int64
+    var encounterBytesPerPhoneDay: ConfidenceInterval
+    var encounterStoreBytesAtEnd: Int
+}

@@ -1,0 +1,38 @@
+import EventEngine
+
+/// Exposure detection on every app phone: at the end of each day each phone matches what it
+/// fetched against what it heard before the download. Scored at the end against every day's
+/// close contacts.
+final class DetectionStage: Stage {
+    let detection: ExposureDetection
+    private let world: WorldStage
+    private let backend: KeySubmissionStage
+    private let distribution: DistributionStage
+
+    init(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage) {
+        self.world = world
+        self.backend = backend
+        self.distribution = distribution
+        detection = ExposureDetection(parameters: config.detection, start: config.start, appPhoneOwners: world.fleet.owners,
+                                      threads: config.threads)
+        // Immuni uploads carry the uploader's own detection summaries.
+        let detection = self.detection
+        backend.pipeline.exposureSummaries = { phone, time in detection.immuniSummaries(phone: phone, before: time) }
+    }
+
+    func endDay(_ day: SimulatedDay) throws {
+        try detection.process(dayIndex: day.index, downloads: distribution.downloadsToday, packages: distribution.publishedPackages,
+                              encounters: world.encounters)
+    }
+
+    static let dailyColumns = ["phones_notified"]
+
+    var dailyValues: [ReportValue] { [.integer(Int64(detection.notifications.count))] }
+
+    /// Who should have been notified (computed once: P6 is scored against the same truth).
+    private(set) lazy var truth = detection.truth(groundTruth: world.closeContactHistory, cases: backend.pipeline.positiveCases)
+
+    private(set) lazy var report = detection.finish(truth: truth, cases: backend.pipeline.positiveCases)
+
+    func result() -> DetectionReport { report }
+}

@@ -1,0 +1,40 @@
+import EventEngine
+
+/// The CDN and every client's downloads: at the end of each day the day's packages reach the
+/// CDN and every client fetches what is new at its own check times.
+final class DistributionStage: Stage {
+    let model: DistributionModel
+    private let world: WorldStage
+    private let backend: KeySubmissionStage
+    /// Every package published so far, in publication order.
+    private(set) var publishedPackages: [PublishedPackage] = []
+    /// What the app phones fetched today.
+    private(set) var downloadsToday: [PackageDownload] = []
+    /// Package bytes the app phones fetched (P6 compares its disclosure files with them).
+    private(set) var appPhonePackageBytes: Int64 = 0
+
+    init(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage) {
+        self.world = world
+        self.backend = backend
+        model = DistributionModel(parameters: config.distribution, flavor: config.backend.flavor.distributionFlavor,
+                                  seed: config.seed, start: config.start,
+                                  contactPhoneIsIOS: world.phoneIsIOS, threads: config.threads)
+    }
+
+    func endDay(_ day: SimulatedDay) {
+        let fresh = backend.pipeline.publisher.takeNewPackages()
+        publishedPackages += fresh
+        model.publish(fresh)
+        downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun)
+        appPhonePackageBytes += downloadsToday.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
+    }
+
+    static let dailyColumns = ["package_downloads"]
+
+    var dailyValues: [ReportValue] { [.integer(Int64(downloadsToday.count))] }
+
+    /// Computed once: P6 reads it too.
+    private(set) lazy var report = model.results()
+
+    func result() -> DistributionResults { report }
+}

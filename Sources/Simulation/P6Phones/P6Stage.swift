@@ -1,0 +1,40 @@
+import EventEngine
+
+/// P6 phones beside GAEN on the same contacts (the `p6` block): they hear each other during
+/// the contact phase, disclose when a case's GAEN upload is accepted, fetch disclosure files
+/// and match them at the end of each day (after GAEN's detection).
+final class P6Stage: Stage {
+    let run: P6Run
+    private let world: WorldStage
+    private let backend: KeySubmissionStage
+    private let distribution: DistributionStage
+    private let detection: DetectionStage
+
+    /// Nil when `p6.enabled` is false.
+    init?(config: SimulationConfig, world: WorldStage, backend: KeySubmissionStage, distribution: DistributionStage,
+          detection: DetectionStage) {
+        guard config.p6.enabled else { return nil }
+        self.world = world
+        self.backend = backend
+        self.distribution = distribution
+        self.detection = detection
+        let regions = P6Regions(count: config.p6.regions, householdOf: world.network.householdOf, households: world.network.householdCount,
+                                owners: world.population.owners)
+        let run = P6Run(parameters: config.p6, distribution: config.distribution, seed: config.seed, start: config.start, days: config.days,
+                        phoneIsIOS: world.phoneIsIOS, regions: regions, threads: config.threads)
+        self.run = run
+        world.observeAppContacts { radio in run.contactObserver(radio: radio) }
+    }
+
+    func endDay(_ day: SimulatedDay) {
+        run.endDay(dayIndex: day.index, uploads: backend.pipeline.uploads, unavailablePhones: world.availability.appCannotRun,
+                   groundTruth: world.groundTruth)
+    }
+
+    /// The `p6` summary section and its tables, scored against GAEN's truth of the same run.
+    func result() -> (summary: ReportValue, tables: [NamedTable]) {
+        let report = run.finish(truth: detection.truth, gaen: detection.report.summary, distribution: distribution.report.summary,
+                                uploads: backend.pipeline.uploads.count, gaenPayloadBytes: distribution.appPhonePackageBytes)
+        return (report.summary, report.tables)
+    }
+}
