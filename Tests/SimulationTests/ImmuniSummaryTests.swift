@@ -54,7 +54,7 @@ import Testing
         #expect(s.attenuationDurations == [1_200, 0, 0])
         // Attenuation 45 dB scores 5, 20 minutes scores 5, days and TRL 1: 25 ≥ 20, so infos are sent.
         #expect(s.maximumRiskScore == 25)
-        #expect(s.exposureInfo == [UploadBodies.ImmuniExposureInfo(date: CivilCalendar.isoDateString(start), duration: 1_200, attenuationValue: 45,
+        #expect(s.exposureInfo == [ImmuniExposureInfo(date: CivilCalendar.isoDateString(start), duration: 1_200, attenuationValue: 45,
                                                                     attenuationDurations: [1_200, 0, 0], transmissionRiskLevel: 6, totalRiskScore: 25)])
     }
 }

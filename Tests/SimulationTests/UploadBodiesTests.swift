@@ -63,11 +63,11 @@ import Testing
     }
 
     @Test func immuniSummariesAreEncodedAndCappedAsTheAppDoes() throws {
-        func info(_ date: String, risk: Int) -> UploadBodies.ImmuniExposureInfo {
+        func info(_ date: String, risk: Int) -> ImmuniExposureInfo {
             .init(date: date, duration: 900, attenuationValue: 55, attenuationDurations: [300, 600, 0],
                   transmissionRiskLevel: 5, totalRiskScore: risk)
         }
-        func summary(_ date: String, _ infos: [UploadBodies.ImmuniExposureInfo]) -> UploadBodies.ImmuniSummary {
+        func summary(_ date: String, _ infos: [ImmuniExposureInfo]) -> ImmuniExposureSummary {
             .init(date: date, matchedKeyCount: infos.count, daysSinceLastExposure: 2, attenuationDurations: [300, 600, 0],
                   maximumRiskScore: infos.map(\.totalRiskScore).max() ?? 0, exposureInfo: infos)
         }

@@ -80,3 +80,43 @@ struct BackendHour {
                            keysReceived: v[5], keysRejected: v[6], keysPublished: v[7], packages: v[8], packageBytes: v[9], uploadBytes: v[10])
     }
 }
+
+/// Everything the backend counts, shared by the flows, the upload server and the aggregated
+/// traffic: the funnel, requests and failures in total, and each simulated hour's row.
+final class BackendLedger {
+    let start: SimTime
+    var funnel = Funnel()
+    var requests = [Int64](repeating: 0, count: Endpoint.allCases.count)
+    var rejections = [Int64](repeating: 0, count: RejectionReason.allCases.count)
+    var authFailures = [Int64](repeating: 0, count: AuthFailure.allCases.count)
+    var keysDroppedCurrentDay: Int64 = 0
+    var paddingKeys: Int64 = 0
+    var otpTyposCaught: Int64 = 0
+    var otpTyposUncaught: Int64 = 0
+    var polls: Int64 = 0
+    var hourly: [BackendHour]
+
+    init(start: SimTime, days: Int) {
+        self.start = start
+        hourly = Array(repeating: BackendHour(), count: days * 24)
+    }
+
+    /// The simulated hour `t` falls in; nil before the start or after the end.
+    func hourIndex(_ t: SimTime) -> Int? {
+        guard t >= start else { return nil }
+        let h = Int((t - start) / SimDuration.hour)
+        return h < hourly.count ? h : nil
+    }
+
+    /// Counts requests inside the simulated window (a test registered before the start is not).
+    func count(_ endpoint: Endpoint, at t: SimTime, _ n: Int64 = 1) {
+        guard let h = hourIndex(t) else { return }
+        requests[endpoint.rawValue] += n
+        hourly[h].requests += n
+    }
+
+    func authFailed(_ reason: AuthFailure) { authFailures[reason.index] += 1 }
+}
+
+extension RejectionReason { var index: Int { RejectionReason.allCases.firstIndex(of: self)! } }
+extension AuthFailure { var index: Int { AuthFailure.allCases.firstIndex(of: self)! } }

@@ -4,9 +4,6 @@ public enum BackendFlavor: String, Sendable, CaseIterable {
     case cwa
     /// Immuni: OTP authorised by a health operator; TEK chunks with an incremental index.
     case immuni
-
-    /// The download protocol of the same app.
-    public var distributionFlavor: DistributionFlavor { self == .cwa ? .cwa : .immuni }
 }
 
 /// Verification, upload and publishing settings. Defaults from the seeds and the real

@@ -14,7 +14,7 @@ extension KeySubmissionPipeline {
         return .object([
             ("index_cases", .integer(Int64(f.indexCases))),
             ("results_delivered", .integer(Int64(positiveCases.count))),
-            ("app_user_share", Simulation.interval(Proportion.clopperPearson(successes: f.appUsers, trials: max(positiveCases.count, 1)))),
+            ("app_user_share", .interval(Proportion.clopperPearson(successes: f.appUsers, trials: max(positiveCases.count, 1)))),
             ("funnel", .object([
                 ("app_users", .integer(Int64(f.appUsers))),
                 ("result_in_app", .integer(Int64(f.resultInApp))),
@@ -28,7 +28,7 @@ extension KeySubmissionPipeline {
                 ("lost_otp_gave_up", .integer(Int64(f.lostOTPGaveUp))),
                 ("lost_upload_rejected", .integer(Int64(f.lostRejected))),
             ])),
-            ("upload_share_of_app_users", Simulation.interval(Proportion.clopperPearson(successes: f.uploaded, trials: max(f.appUsers, 1)))),
+            ("upload_share_of_app_users", .interval(Proportion.clopperPearson(successes: f.uploaded, trials: max(f.appUsers, 1)))),
             ("infection_to_test_days_median", quantile(infectionToTest, 0.5)),
             ("test_to_publication_hours_median", quantile(delays, 0.5)),
             ("test_to_publication_hours_p90", quantile(delays, 0.9)),
@@ -47,9 +47,9 @@ extension KeySubmissionPipeline {
             ("flavor", .text(parameters.flavor.rawValue)),
             ("requests_total", .integer(requests.reduce(0, +))),
             ("requests_by_endpoint", .object(endpoints.map { ($0.path, .integer(requests[$0.rawValue])) })),
-            ("result_polls", .integer(polls)),
-            ("auth_failures", .object(AuthFailure.allCases.map { ($0.rawValue, .integer(authFailures[$0.index])) })),
-            ("upload_rejections", .object(RejectionReason.allCases.map { ($0.rawValue, .integer(rejections[$0.index])) })),
+            ("result_polls", .integer(ledger.polls)),
+            ("auth_failures", .object(AuthFailure.allCases.map { ($0.rawValue, .integer(ledger.authFailures[$0.index])) })),
+            ("upload_rejections", .object(RejectionReason.allCases.map { ($0.rawValue, .integer(ledger.rejections[$0.index])) })),
             ("uploads", .object([
                 ("real", .integer(total.realUploads)), ("dummy", .integer(total.dummyUploads)),
                 ("national", .integer(total.nationalUploads)), ("rejected", .integer(total.rejectedUploads)),
@@ -57,8 +57,8 @@ extension KeySubmissionPipeline {
             ])),
             ("keys", .object([
                 ("received", .integer(total.keysReceived)), ("rejected", .integer(total.keysRejected)),
-                ("published", .integer(total.keysPublished)), ("padding", .integer(paddingKeys)),
-                ("dropped_current_day", .integer(keysDroppedCurrentDay)),
+                ("published", .integer(total.keysPublished)), ("padding", .integer(ledger.paddingKeys)),
+                ("dropped_current_day", .integer(ledger.keysDroppedCurrentDay)),
                 ("expired_unpublished", .integer(Int64(publisher.keysExpiredUnpublished))),
                 ("pending_at_end", .integer(Int64(publisher.pendingKeyCount))),
             ])),
@@ -75,8 +75,8 @@ extension KeySubmissionPipeline {
             ])),
         ]
         if parameters.flavor == .immuni {
-            entries.append(("otp", .object([("typos_caught_by_check_character", .integer(otpTyposCaught)),
-                                            ("typos_authorised", .integer(otpTyposUncaught))])))
+            entries.append(("otp", .object([("typos_caught_by_check_character", .integer(ledger.otpTyposCaught)),
+                                            ("typos_authorised", .integer(ledger.otpTyposUncaught))])))
             if let index = publisher.chunkIndex {
                 entries.append(("keys_index", .object([("oldest", .integer(Int64(index.oldest))), ("newest", .integer(Int64(index.newest)))])))
             }

@@ -7,59 +7,6 @@ import SwiftProtobuf
 public enum UploadBodies {
     // MARK: Immuni: JSON body of POST /v1/ingestion/upload
 
-    /// One exposure of an Exposure Detection Summary (A/G framework v1 `ENExposureInfo`).
-    public struct ImmuniExposureInfo: Sendable, Hashable, Encodable {
-        public var date: String  // yyyy-MM-dd
-        public var duration: Int  // seconds
-        public var attenuationValue: Int
-        public var attenuationDurations: [Int]  // 3 buckets, seconds
-        public var transmissionRiskLevel: Int
-        public var totalRiskScore: Int
-
-        public init(date: String, duration: Int, attenuationValue: Int, attenuationDurations: [Int],
-                    transmissionRiskLevel: Int, totalRiskScore: Int) {
-            self.date = date
-            self.duration = duration
-            self.attenuationValue = attenuationValue
-            self.attenuationDurations = attenuationDurations
-            self.transmissionRiskLevel = transmissionRiskLevel
-            self.totalRiskScore = totalRiskScore
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case date, duration
-            case attenuationValue = "attenuation_value", attenuationDurations = "attenuation_durations"
-            case transmissionRiskLevel = "transmission_risk_level", totalRiskScore = "total_risk_score"
-        }
-    }
-
-    /// One detection's summary (A/G framework v1 `ENExposureDetectionSummary`) with its exposures.
-    public struct ImmuniSummary: Sendable, Hashable, Encodable {
-        public var date: String
-        public var matchedKeyCount: Int
-        public var daysSinceLastExposure: Int
-        public var attenuationDurations: [Int]
-        public var maximumRiskScore: Int
-        public var exposureInfo: [ImmuniExposureInfo]
-
-        public init(date: String, matchedKeyCount: Int, daysSinceLastExposure: Int, attenuationDurations: [Int],
-                    maximumRiskScore: Int, exposureInfo: [ImmuniExposureInfo]) {
-            self.date = date
-            self.matchedKeyCount = matchedKeyCount
-            self.daysSinceLastExposure = daysSinceLastExposure
-            self.attenuationDurations = attenuationDurations
-            self.maximumRiskScore = maximumRiskScore
-            self.exposureInfo = exposureInfo
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case date
-            case matchedKeyCount = "matched_key_count", daysSinceLastExposure = "days_since_last_exposure"
-            case attenuationDurations = "attenuation_durations", maximumRiskScore = "maximum_risk_score"
-            case exposureInfo = "exposure_info"
-        }
-    }
-
     struct ImmuniTEK: Encodable {
         var keyData: String
         var rollingStartNumber: Int
@@ -73,7 +20,7 @@ public enum UploadBodies {
     struct ImmuniUpload: Encodable {
         var teks: [ImmuniTEK]
         var province: String
-        var exposureDetectionSummaries: [ImmuniSummary]
+        var exposureDetectionSummaries: [ImmuniExposureSummary]
         var padding: String?
 
         enum CodingKeys: String, CodingKey {
@@ -89,7 +36,7 @@ public enum UploadBodies {
     /// Real upload: keys as given (the pipeline already sends the app's 14 most recent, newest
     /// first), the province, the summaries capped as the app caps them, then `padding` so the
     /// body is `targetBytes` long.
-    public static func immuni(keys: [SubmittedKey], province: String, summaries: [ImmuniSummary], targetBytes: Int,
+    public static func immuni(keys: [SubmittedKey], province: String, summaries: [ImmuniExposureSummary], targetBytes: Int,
                               maxSummaries: Int, maxExposureInfo: Int, rng: RandomStream) -> [UInt8] {
         var body = ImmuniUpload(
             teks: keys.map { ImmuniTEK(keyData: Data($0.keyData).base64EncodedString(), rollingStartNumber: Int($0.rollingStartIntervalNumber),
@@ -161,7 +108,7 @@ public enum UploadBodies {
 
     /// The app's caps: the oldest `maxSummaries` summaries, then across them the `maxExposureInfo`
     /// riskiest exposures (older first on equal risk): a positive user was more likely infected early.
-    static func cap(_ summaries: [ImmuniSummary], maxSummaries: Int, maxExposureInfo: Int) -> [ImmuniSummary] {
+    static func cap(_ summaries: [ImmuniExposureSummary], maxSummaries: Int, maxExposureInfo: Int) -> [ImmuniExposureSummary] {
         var kept = Array(summaries.sorted { $0.date < $1.date }.prefix(maxSummaries))
         let ranked = kept.indices.flatMap { s in kept[s].exposureInfo.indices.map { (s, $0) } }.sorted { a, b in
             let x = kept[a.0].exposureInfo[a.1], y = kept[b.0].exposureInfo[b.1]

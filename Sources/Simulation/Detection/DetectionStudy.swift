@@ -58,11 +58,3 @@ public struct DetectionStudy: Sendable {
         return detection.finish(groundTruth: world.groundTruth, cases: cases)
     }
 }
-
-extension Simulation {
-    /// The finished run as detection sees it.
-    public var detectionWorld: DetectionStudy.World {
-        DetectionStudy.World(simulationSeed: config.seed, start: config.start, days: config.days, appPhoneOwners: fleet.owners,
-                             encounters: encounters, groundTruth: groundTruth)
-    }
-}

@@ -14,7 +14,7 @@ extension ExposureDetection {
     /// run scores with v2 (the Immuni app used the v1 API). Durations in seconds, per bucket
     /// capped at 30 minutes, as the framework reports them. Detections of `time`'s own day are
     /// not known yet when the pipeline calls this (detection runs after each day's events).
-    func immuniSummaries(phone: Int32, before time: SimTime) -> [UploadBodies.ImmuniSummary] {
+    func immuniSummaries(phone: Int32, before time: SimTime) -> [ImmuniExposureSummary] {
         guard let all = windows[phone] else { return [] }
         let config: ExposureConfigurationV1
         if case .v1(let c) = parameters.model { config = c } else { config = .immuni }
@@ -25,11 +25,11 @@ extension ExposureDetection {
         }
     }
 
-    private func summary(_ detected: [Window], at: SimTime, config: ExposureConfigurationV1) -> UploadBodies.ImmuniSummary {
+    private func summary(_ detected: [Window], at: SimTime, config: ExposureConfigurationV1) -> ImmuniExposureSummary {
         let keys = Self.byKey(detected)
         let detectionDay = SimClock.dayNumber(at)
         var bucketMinutes = [0, 0, 0]
-        var infos: [UploadBodies.ImmuniExposureInfo] = []
+        var infos: [ImmuniExposureInfo] = []
         var daysSinceLast = Int.max
         for ws in keys {
             let days = Int(detectionDay - startDayNumber - Int64(ws[0].dayIndex))
@@ -39,13 +39,13 @@ extension ExposureDetection {
             for b in 0..<3 { bucketMinutes[b] += scored.attenuationDurations[b] }
             daysSinceLast = min(daysSinceLast, days)
             let exposureDay = (startDayNumber + Int64(ws[0].dayIndex)) * SimDuration.day
-            infos.append(UploadBodies.ImmuniExposureInfo(
+            infos.append(ImmuniExposureInfo(
                 date: CivilCalendar.isoDateString(exposureDay), duration: min(30, scored.durationMinutes) * 60,
                 attenuationValue: scored.attenuationValue, attenuationDurations: scored.attenuationDurations.map { $0 * 60 },
                 transmissionRiskLevel: trl, totalRiskScore: scored.totalRiskScore))
         }
         let maximum = infos.map(\.totalRiskScore).max() ?? 0
-        return UploadBodies.ImmuniSummary(
+        return ImmuniExposureSummary(
             date: CivilCalendar.isoDateString(at), matchedKeyCount: keys.count, daysSinceLastExposure: daysSinceLast,
             attenuationDurations: bucketMinutes.map { min(30, $0) * 60 }, maximumRiskScore: maximum,
             exposureInfo: maximum >= Self.immuniExposureInfoMinimumRiskScore ? infos : [])

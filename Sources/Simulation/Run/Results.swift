@@ -36,6 +36,12 @@ extension ReportValue {
                         ("ci_upper", .number(ci.upper * scale)), ("confidence", .number(ci.confidence)),
                         ("successes", .integer(Int64(x))), ("trials", .integer(Int64(n)))])
     }
+
+    /// A confidence interval: estimate, bounds and level.
+    public static func interval(_ ci: ConfidenceInterval) -> ReportValue {
+        .object([("estimate", .number(ci.estimate)), ("ci_lower", .number(ci.lower)), ("ci_upper", .number(ci.upper)),
+                 ("confidence", .number(ci.confidence))])
+    }
 }
 
 /// Rows of named columns (daily.csv, hourly.csv).

@@ -27,6 +27,12 @@ extension Simulation {
     /// P6 phones beside GAEN (nil when the `p6` block is off).
     var p6: P6Run? { p6Stage?.run }
 
+    /// The finished run as detection sees it.
+    public var detectionWorld: DetectionStudy.World {
+        DetectionStudy.World(simulationSeed: config.seed, start: config.start, days: config.days, appPhoneOwners: fleet.owners,
+                             encounters: encounters, groundTruth: groundTruth)
+    }
+
     /// A detection for this run's phones, to be called once per day after the day's downloads.
     public func makeExposureDetection(_ parameters: DetectionParameters) -> ExposureDetection {
         ExposureDetection(parameters: parameters, start: config.start, appPhoneOwners: world.fleet.owners, threads: config.threads)

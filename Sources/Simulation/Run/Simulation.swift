@@ -126,10 +126,7 @@ public final class Simulation {
         ] + sections)
     }
 
-    static func interval(_ ci: ConfidenceInterval) -> ReportValue {
-        .object([("estimate", .number(ci.estimate)), ("ci_lower", .number(ci.lower)), ("ci_upper", .number(ci.upper)),
-                 ("confidence", .number(ci.confidence))])
-    }
+    static func interval(_ ci: ConfidenceInterval) -> ReportValue { .interval(ci) }
 
     private func hourlyTable() -> ResultTable {
         var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns)

@@ -1,5 +1,6 @@
 /// Italy's 21 NUTS-2 areas (19 regions and the autonomous provinces of Bolzano and Trento):
-/// the "province of domicile" granularity the analytics estimates are broken down by.
+/// the "province of domicile" granularity the analytics estimates are broken down by, and the
+/// areas within which an Immuni upload's province is drawn.
 ///
 /// Resident population on 1 January 2020, ISTAT (demo.istat.it, "Popolazione residente al
 /// 1° gennaio 2020"), used as default weights for drawing each phone's domicile.

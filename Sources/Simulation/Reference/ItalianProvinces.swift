@@ -27,13 +27,13 @@ public enum ItalianProvinces {
     public static let byRegion: [[Int]] = ItalianRegions.all.indices.map { r in all.indices.filter { regionIndex[$0] == r } }
 
     /// Each area's provinces weighted by population.
-    static let withinRegion: [DiscreteDistribution] = byRegion.map { members in
+    public static let withinRegion: [DiscreteDistribution] = byRegion.map { members in
         try! DiscreteDistribution(weights: members.map { Double(all[$0].population) })
     }
 
     /// The province of domicile of `phone` in area `region`: a draw of its own stream
     /// ("analytics.province", phone), so analytics profiles and Immuni uploads agree.
-    static func province(ofPhone phone: Int, inRegion region: Int, seed: UInt64, stream: RandomStream? = nil) -> Int {
+    public static func province(ofPhone phone: Int, inRegion region: Int, seed: UInt64, stream: RandomStream? = nil) -> Int {
         let key = StreamKey(seed: seed, stream: "analytics.province", index: UInt64(phone))
         let rng = stream ?? RandomStream(seed: seed, stream: "analytics.province", generator: .taus2)
         rng.reseed(key)
