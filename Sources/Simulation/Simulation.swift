@@ -135,18 +135,13 @@ public final class Simulation {
         let delivered = distribution.results()
         let truth = detection.truth(groundTruth: closeContactHistory, cases: positiveCases)
         let detected = detection.finish(truth: truth, cases: positiveCases)
-        var summary = summary()
-        if case .object(var entries) = summary {
-            entries += [("distribution", delivered.summary), ("detection", detected.summary)]
-            summary = .object(entries)
-        }
+        var summary = summary(distribution: delivered.summary, detection: detected.summary)
         var p6Tables: [NamedTable] = []
-        if let p6, case .object(var entries) = summary {
+        if let p6 {
             let report = p6.finish(truth: truth, gaen: detected.summary,
                                    distribution: delivered.summary, uploads: pipeline.uploads.count,
                                    gaenPayloadBytes: appPhonePackageBytes)
-            entries.append(("p6", report.summary))
-            summary = .object(entries)
+            summary.p6 = report.summary
             p6Tables = report.tables
         }
         let results = SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil,
@@ -215,32 +210,25 @@ public final class Simulation {
         totalScans += day.scanInstances
     }
 
-    private func summary() -> ReportValue {
-        let adoption = Proportion.clopperPearson(successes: fleet.count, trials: config.populationSize)
-        return .object([
-            ("scenario", .text(config.name)),
-            ("start", .text(CivilCalendar.isoDateString(config.start))),
-            ("days", .integer(Int64(config.days))),
-            ("population", .integer(Int64(config.populationSize))),
-            ("app_phones", .integer(Int64(fleet.count))),
-            ("app_adoption", Self.interval(adoption)),
-            ("contacts", .integer(totalContacts)),
-            ("contacts_per_person_day", .number(Double(totalContacts * 2) / Double(config.populationSize * config.days))),
-            ("scan_instances", .integer(totalScans)),
-            ("encounter_bytes_per_phone_day", Self.interval(encounterBytes.meanConfidenceInterval())),
-            ("encounter_store_bytes_at_end", .integer(Int64(encounters.bytes))),
-            ("health", pipeline.healthSummary()),
-            ("backend", pipeline.backendSummary()),
-            ("events", .integer(Int64(engine.processedCount))),
-            ("events_by_kind", .object(SimulationEvent.kindNames.enumerated().map {
-                ($0.element, .integer(Int64(engine.processedCount(of: $0.offset))))
-            })),
-        ])
-    }
-
-    static func interval(_ ci: ConfidenceInterval) -> ReportValue {
-        .object([("estimate", .number(ci.estimate)), ("ci_lower", .number(ci.lower)), ("ci_upper", .number(ci.upper)),
-                 ("confidence", .number(ci.confidence))])
+    private func summary(distribution: DistributionSummary, detection: DetectionSummary) -> RunSummary {
+        RunSummary(
+            scenario: config.name,
+            start: CivilCalendar.isoDateString(config.start),
+            days: config.days,
+            population: config.populationSize,
+            appPhones: fleet.count,
+            appAdoption: IntervalSummary(Proportion.clopperPearson(successes: fleet.count, trials: config.populationSize)),
+            contacts: totalContacts,
+            contactsPerPersonDay: Double(totalContacts * 2) / Double(config.populationSize * config.days),
+            scanInstances: totalScans,
+            encounterBytesPerPhoneDay: IntervalSummary(encounterBytes.meanConfidenceInterval()),
+            encounterStoreBytesAtEnd: encounters.bytes,
+            health: pipeline.healthSummary(),
+            backend: pipeline.backendSummary(),
+            events: engine.processedCount,
+            eventsByKind: NamedValues(SimulationEvent.kindNames.enumerated().map { ($0.element, engine.processedCount(of: $0.offset)) }),
+            distribution: distribution,
+            detection: detection)
     }
 
     private func hourlyTable() -> ResultTable {
@@ -273,7 +261,7 @@ struct DayCounters {
         + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",
            "uninstalled", "tek_rotations", "rpis_heard", "scan_instances", "encounter_bytes", "events"]
 
-    func row(day: Int, date: String, appPhones: Int) -> [ReportValue] {
+    func row(day: Int, date: String, appPhones: Int) -> [ResultTable.Cell] {
         [.integer(Int64(day)), .text(date)] + contactsByLayer.map { .integer($0) }
             + [.integer(contactPairs), .integer(closeContacts), .integer(appPairContacts), .integer(Int64(appPhones)),
                .integer(phonesUnavailable), .integer(bluetoothOff), .integer(uninstalled), .integer(tekRotations),

@@ -63,8 +63,8 @@ struct DistributionBenchmark: ParsableCommand {
         let wall = Date().timeIntervalSince(started)
         let results = model.results()
         let s = results.summary
-        func int(_ key: String) -> Int { if case .integer(let v)? = s[key] { return Int(v) }; return 0 }
-        let events = int("sessions") + int("offline_checks") + int("deferred_checks")
+        let events = s.sessions + s.offlineChecks + s.deferredChecks
+        let seedComparison = s.cwaSeedComparison?.markdown(peakRequestsPerSecond: s.peakRequestsPerSecond) ?? ""
         if let tables {
             let dir = URL(fileURLWithPath: tables)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
@@ -72,9 +72,9 @@ struct DistributionBenchmark: ParsableCommand {
             for t in results.tables {
                 try CSVReport.encode(t.table).write(to: dir.appendingPathComponent(t.name), options: .atomic)
             }
-            try Data((SeedComparison.markdown(s) + "\n").utf8).write(to: dir.appendingPathComponent("seed_comparison.md"), options: .atomic)
+            try Data((seedComparison + "\n").utf8).write(to: dir.appendingPathComponent("seed_comparison.md"), options: .atomic)
         }
-        FileHandle.standardError.write(Data((SeedComparison.markdown(s) + "\n").utf8))
+        FileHandle.standardError.write(Data((seedComparison + "\n").utf8))
         try emitBenchResult([
             "benchmark": "distribution",
             "build": EngineBenchmark.buildConfiguration,
@@ -94,7 +94,7 @@ struct DistributionBenchmark: ParsableCommand {
             "peak_rss_bytes": PeakMemory.residentBytes,
             "peak_rss_bytes_per_client": Double(PeakMemory.residentBytes) / Double(clients),
             "queue": "none: each shard simulates its clients one after another (clients never interact)",
-            "summary": s.jsonObject,
+            "summary": try OrderedTreeEncoder().encode(s).jsonObject,
         ], options: output)
     }
 }
@@ -106,6 +106,7 @@ private extension ReportValue {
         case .number(let v): v.isFinite ? v : 0
         case .text(let v): v
         case .boolean(let v): v
+        case .null: NSNull()
         case .array(let a): a.map(\.jsonObject)
         case .object(let o): Dictionary(o.map { ($0.0, $0.1.jsonObject) }, uniquingKeysWith: { a, _ in a })
         }

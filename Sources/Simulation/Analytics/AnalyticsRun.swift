@@ -56,14 +56,14 @@ public enum AnalyticsRun {
             let sweep = AnalyticsSweep.run(parameters: p, seed: config.seed, start: config.start, days: config.days, phoneOS: phoneOS,
                                            availability: config.availability, threads: config.threads)
             tables.append(NamedTable("sweep.csv", sweep.table))
-            if case .object(var entries) = section { entries.append(("sweep", sweep.summary)); section = .object(entries) }
+            section.sweep = sweep.rows
         }
         return appending(section: section, tables: tables, to: results)
     }
 
-    static func appending(section: ReportValue, tables: [NamedTable], to results: SimulationResults) -> SimulationResults {
+    static func appending(section: AnalyticsSummary, tables: [NamedTable], to results: SimulationResults) -> SimulationResults {
         var out = results
-        if case .object(var entries) = out.summary { entries.append(("analytics", section)); out.summary = .object(entries) }
+        out.summary.analytics = section
         out.tables += tables
         return out
     }

@@ -83,15 +83,11 @@ final class SimulatedDetections {
     /// p_OWOE sweep) and its tables.
     func attached(to results: SimulationResults) -> SimulationResults {
         var (section, tables) = model.finish()
-        if case .object(var entries) = section {
-            entries.append(("detections", .object([("source", .text("simulated")), ("detection_runs", .integer(Int64(detectionsFed))),
-                                                   ("checks_skipped", .integer(Int64(checksSkipped)))])))
-            if !sweep.isEmpty {
-                let report = AnalyticsSweep.report(rows: sweep.map { m in m.advance(until: m.end); return AnalyticsSweep.row(model: m) })
-                tables.append(NamedTable("sweep.csv", report.table))
-                entries.append(("sweep", report.summary))
-            }
-            section = .object(entries)
+        section.detections = .init(source: "simulated", detectionRuns: detectionsFed, checksSkipped: checksSkipped)
+        if !sweep.isEmpty {
+            let rows = sweep.map { m in m.advance(until: m.end); return AnalyticsSweep.row(model: m) }
+            tables.append(NamedTable("sweep.csv", AnalyticsSweep.table(rows: rows)))
+            section.sweep = rows
         }
         return AnalyticsRun.appending(section: section, tables: tables, to: results)
     }
