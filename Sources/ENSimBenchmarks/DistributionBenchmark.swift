@@ -50,9 +50,8 @@ public struct DistributionBenchmark {
         let wall = Date().timeIntervalSince(started)
         let results = model.results()
         let s = results.summary
-        func int(_ key: String) -> Int { if case .integer(let v)? = s[key] { return Int(v) }; return 0 }
-        let events = int("sessions") + int("offline_checks") + int("deferred_checks")
-        let seedComparison = SeedComparison.markdown(s)
+        let events = s.sessions + s.offlineChecks + s.deferredChecks
+        let seedComparison = s.cwaSeedComparison?.markdown(peakRequestsPerSecond: s.peakRequestsPerSecond) ?? ""
         if let tablesFolder {
             let folder = try RunFolder(finalURL: tablesFolder)
             do {
@@ -85,7 +84,7 @@ public struct DistributionBenchmark {
             "peak_rss_bytes": PeakMemory.residentBytes,
             "peak_rss_bytes_per_client": Double(PeakMemory.residentBytes) / Double(clients),
             "queue": "none: each shard simulates its clients one after another (clients never interact)",
-            "summary": s.jsonObject,
+            "summary": try OrderedTreeEncoder().encode(s).jsonObject,
         ])
     }
 }
@@ -97,6 +96,7 @@ private extension ReportValue {
         case .number(let v): v.isFinite ? v : 0
         case .text(let v): v
         case .boolean(let v): v
+        case .null: NSNull()
         case .array(let a): a.map(\.jsonObject)
         case .object(let o): Dictionary(o.map { ($0.0, $0.1.jsonObject) }, uniquingKeysWith: { a, _ in a })
         }

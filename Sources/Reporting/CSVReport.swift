@@ -19,13 +19,12 @@ public enum CSVReport {
         return data
     }
 
-    static func cell(_ value: ReportValue) -> String {
+    static func cell(_ value: ResultTable.Cell) -> String {
         switch value {
         case .integer(let v): return String(v)
         case .number(let v): return v.isFinite ? "\(v)" : ""
         case .text(let v): return v
         case .boolean(let v): return v ? "true" : "false"
-        case .object, .array: return ""
         }
     }
 }

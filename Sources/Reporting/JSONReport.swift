@@ -1,9 +1,13 @@
 import Foundation
-import Simulation
 
-/// Deterministic JSON for reports: keys in the order the simulation gives them, numbers in
+/// Deterministic JSON for reports: keys in the order the results encode them, numbers in
 /// Swift's shortest round-trip form, so equal results give byte-identical files.
 public enum JSONReport {
+    /// Any typed result (a run's `RunSummary`, a stage's summary) through the report tree.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        encode(try OrderedTreeEncoder().encode(value))
+    }
+
     public static func encode(_ value: ReportValue) -> Data {
         var out = ""
         write(value, indent: 0, into: &out)
@@ -18,6 +22,7 @@ public enum JSONReport {
         case .number(let v): out += v.isFinite ? (v == v.rounded() && abs(v) < 1e15 ? String(format: "%.1f", v) : "\(v)") : "null"
         case .boolean(let v): out += v ? "true" : "false"
         case .text(let v): out += quote(v)
+        case .null: out += "null"
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
             out += "[\n"

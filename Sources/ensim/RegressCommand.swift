@@ -130,9 +130,6 @@ struct RegressCommand: ParsableCommand {
         }
         let config = SimulationConfig(scenario: loaded.resolved, threads: threads.count)
         let results = try Simulation(config: config).run()
-        guard let block = results.summary["detection"], let counts = DetectionCounts(summary: block) else {
-            fatalError("every run reports a detection block")
-        }
-        return (counts, config.detection.preset.rawValue)
+        return (DetectionCounts(summary: results.summary.detection), config.detection.preset.rawValue)
     }
 }

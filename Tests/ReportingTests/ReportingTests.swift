@@ -33,6 +33,62 @@ import Simulation
         #expect((try? JSONSerialization.jsonObject(with: JSONReport.encode(value))) != nil)
     }
 
+    struct Inner: Encodable {
+        var count: Int
+        var share: Double
+        var note: String?
+    }
+
+    struct Outer: Encodable {
+        var name: String
+        var whole: Double
+        var inner: Inner
+        var list: [Inner]
+        var flags: [Bool]
+        var missing: Int?
+
+        enum CodingKeys: String, CodingKey { case name, whole = "whole_number", inner, list, flags, missing }
+    }
+
+    @Test func treeEncoderKeepsDeclarationOrderIntegersApartAndOmitsNil() throws {
+        let value = Outer(name: "run", whole: 2, inner: Inner(count: 3, share: 0.25, note: "a"),
+                          list: [Inner(count: 1, share: 1, note: nil)], flags: [], missing: nil)
+        let text = String(decoding: try JSONReport.encode(value), as: UTF8.self)
+        #expect(text == """
+        {
+          "name": "run",
+          "whole_number": 2.0,
+          "inner": {
+            "count": 3,
+            "share": 0.25,
+            "note": "a"
+          },
+          "list": [
+            {
+              "count": 1,
+              "share": 1.0
+            }
+          ],
+          "flags": []
+        }
+
+        """)
+        #expect(try OrderedTreeEncoder().encode(Inner(count: 4, share: 4, note: nil))
+                == .object([("count", .integer(4)), ("share", .number(4))]))
+    }
+
+    @Test func typedSummaryValuesEncodeAsTheSummaryShowsThem() throws {
+        let encoder = OrderedTreeEncoder()
+        #expect(try encoder.encode(ProportionSummary(0, of: 0)) == .object([("estimate", .text("n/a")), ("trials", .integer(0))]))
+        let half = try encoder.encode(ProportionSummary(1, of: 2, scale: 1000))
+        guard case .object(let entries) = half else { Issue.record("not an object"); return }
+        #expect(entries.map(\.0) == ["estimate", "ci_lower", "ci_upper", "confidence", "successes", "trials"])
+        #expect(entries[0].1 == .number(500) && entries[4].1 == .integer(1) && entries[5].1 == .integer(2))
+        #expect(try encoder.encode(Quantile(sorted: [], 0.5)) == .text("n/a"))
+        #expect(try encoder.encode(Quantile(sorted: [1, 3], 0.5)) == .number(2))
+        #expect(try encoder.encode(NamedValues([("b", 2), ("a", 1)])) == .object([("b", .integer(2)), ("a", .integer(1))]))
+    }
+
     @Test func csvHasHeaderAndQuotesWhenNeeded() throws {
         var table = ResultTable(columns: ["day", "date", "note"])
         table.append([.integer(0), .text("2020-10-01"), .text("a,b")])

@@ -69,10 +69,8 @@ import Testing
         }
         let report = AnalyticsReport(model: model)
         #expect(report.provinceTable().rows.count == l.months.count * 107)
-        guard case .object(let entries) = report.provinceSummary() else { Issue.record("summary"); return }
-        let summary = Dictionary(entries, uniquingKeysWith: { a, _ in a })
-        #expect(summary["provinces"] == .integer(107))
-        if case .number(let covered)? = summary["working_apps_ci_covers_truth_share"] { #expect(covered > 0.5) }
-        else { Issue.record("coverage") }
+        let summary = report.provinceSummary()
+        #expect(summary.provinces == 107)
+        #expect(summary.workingAppsCICoversTruthShare > 0.5)
     }
 }

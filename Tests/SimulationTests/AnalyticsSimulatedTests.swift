@@ -21,7 +21,7 @@ import Testing
         return c
     }
 
-    static func number(_ v: ReportValue?) -> Double {
+    static func number(_ v: ResultTable.Cell?) -> Double {
         switch v {
         case .number(let x)?: return x
         case .integer(let n)?: return Double(n)
@@ -29,8 +29,8 @@ import Testing
         }
     }
 
-    static func months(_ results: SimulationResults) -> [ReportValue] {
-        guard case .array(let months)? = results.summary["analytics"]?["months"] else { Issue.record("no analytics months"); return [] }
+    static func months(_ results: SimulationResults) -> [AnalyticsSummary.Month] {
+        guard let months = results.summary.analytics?.months else { Issue.record("no analytics months"); return [] }
         return months
     }
 
@@ -48,15 +48,15 @@ import Testing
         for (_, n) in sim.detection.notifications { byMonth[YearMonth(containing: n.at).description, default: 0] += 1 }
         var total = 0.0
         for m in months {
-            guard case .text(let name)? = m["month"] else { Issue.record("month name"); continue }
-            let notified = m["notified_users"]
-            let truth = Self.number(notified?["truth"])
+            let name = m.month
+            let notified = m.notifiedUsers
+            let truth = notified.truth
             #expect(truth == Double(byMonth[name] ?? 0) && truth > 0, "\(name): \(truth) vs \(byMonth)")
             total += truth
             // p_OWE = 1: every notified phone uploads, so the truth lies in the estimate's interval.
-            #expect(Self.number(notified?["ci_lower"]) <= truth && truth <= Self.number(notified?["ci_upper"]), "\(name): \(String(describing: notified))")
+            #expect(notified.lower <= truth && truth <= notified.upper, "\(name): \(notified)")
             // Working apps: every phone-day with a completed check counts (no availability losses here).
-            #expect(Self.number(m["working_apps"]?["truth"]) > 0.8 * Double(sim.fleet.count))
+            #expect(m.workingApps.truth > 0.8 * Double(sim.fleet.count))
         }
         #expect(total > 0 && Int(total) == sim.detection.notifications.count)
 
@@ -71,10 +71,10 @@ import Testing
             let ci = Proportion.clopperPearson(successes: Int((Self.number(share[i]) * Double(uploads)).rounded()), trials: uploads, confidence: 0.999)
             #expect(ci.contains(Self.number(truth[i])), "\(ci) vs \(truth[i])")
         }
-        let source = one.summary["analytics"]?["detections"]
-        #expect(source?["source"] == .text("simulated"))
-        #expect(Self.number(source?["detection_runs"]) <= Self.number(one.summary["distribution"]?["sessions"]))
-        #expect(Self.number(source?["detection_runs"]) > Double(20 * 9 * sim.fleet.count) * 0.8)
+        let source = try #require(one.summary.analytics?.detections)
+        #expect(source.source == "simulated")
+        #expect(source.detectionRuns <= one.summary.distribution.sessions)
+        #expect(Double(source.detectionRuns) > Double(20 * 9 * sim.fleet.count) * 0.8)
     }
 
     /// Every completed check of a contact phone is a session, failed ones are not; download-only
@@ -114,8 +114,8 @@ import Testing
         #expect(sim.distribution.checkSessions.isEmpty)
         let direct = AnalyticsRun.run(parameters: config.analytics, seed: config.seed, start: config.start, days: config.days,
                                       phoneOS: Population(config.population, seed: config.seed).phoneOS, availability: config.availability).finish()
-        #expect(results.summary["analytics"] == direct.summary)
-        #expect(results.summary["analytics"]?["detections"] == nil)
+        #expect(results.summary.analytics == direct.summary)
+        #expect(results.summary.analytics != nil && results.summary.analytics?.detections == nil)
     }
 
     /// The p_OWOE sweep in simulated mode: the same detection runs feed one model per value, so a
@@ -128,13 +128,13 @@ import Testing
         let swept = try Simulation(config: config).run()
         config.threads = 2
         #expect(try Simulation(config: config).run() == swept)
-        #expect(swept.summary["analytics"]?["months"] == plain.summary["analytics"]?["months"])
-        guard case .array(let rows)? = swept.summary["analytics"]?["sweep"], rows.count == 2 else { Issue.record("no sweep"); return }
-        let uploads = rows.map { Self.number($0["uploads_without_exposure"]) }
-        let halfWidth = rows.map { Self.number($0["national_ci_relative_half_width"]) }
+        #expect(swept.summary.analytics?.months == plain.summary.analytics?.months)
+        guard let rows = swept.summary.analytics?.sweep, rows.count == 2 else { Issue.record("no sweep"); return }
+        let uploads = rows.map(\.uploadsWithoutExposure)
+        let halfWidth = rows.map(\.nationalRelativeHalfWidth)
         #expect(uploads[1] > 2 * uploads[0], "\(uploads)")
         #expect(halfWidth[1] < halfWidth[0], "\(halfWidth)")
-        #expect(Self.number(rows[1]["requests"]) > Self.number(rows[0]["requests"]))
+        #expect(rows[1].requests > rows[0].requests)
         #expect(swept.tables.contains { $0.name == "sweep.csv" && $0.table.rows.count == 2 })
     }
 }

@@ -12,22 +12,16 @@ import Testing
         return (sim, try sim.run())
     }
 
-    static func int(_ v: ReportValue?) -> Int64 {
-        if case .integer(let n)? = v { return n }
-        Issue.record("missing \(String(describing: v))")
-        return -1
-    }
-
     @Test(arguments: [BackendFlavor.cwa, .immuni])
     func publishedKeysReachPhonesAndNotifyTheirContacts(flavor: BackendFlavor) throws {
         let (sim, results) = try Self.run(flavor)
-        let detection = try #require(results.summary["detection"]), distribution = try #require(results.summary["distribution"])
-        #expect(Self.int(distribution["packages_published"]) == Int64(sim.publishedPackages.count))
-        #expect(Self.int(distribution["package_requests"]) > 0)
-        let notified = Self.int(detection["notified"]), tp = Self.int(detection["true_positives"])
+        let detection = results.summary.detection, distribution = results.summary.distribution
+        #expect(distribution.packagesPublished == sim.publishedPackages.count)
+        #expect(distribution.packageRequests > 0)
+        let notified = detection.notified, tp = detection.truePositives
         #expect(notified > 0 && tp > 0 && tp <= notified)
-        #expect(Self.int(detection["false_positives"]) == notified - tp)
-        #expect(Int64(sim.detection.notifications.count) == notified)
+        #expect(detection.falsePositives == notified - tp)
+        #expect(sim.detection.notifications.count == notified)
 
         // Every notification names uploaders who are this run's positive cases, and comes
         // after the package holding one of their keys was published.
@@ -47,7 +41,7 @@ import Testing
         let (_, a) = try Self.run(.cwa, days: 5, threads: 1)
         let (_, b) = try Self.run(.cwa, days: 5, threads: 3)
         #expect(a == b)
-        #expect(Self.int(a.summary["detection"]?["matched_encounters"]) > 0)
+        #expect(a.summary.detection.matchedEncounters > 0)
     }
 
     /// Accuracy is scored against every day's close contacts, not only the last 21 days of

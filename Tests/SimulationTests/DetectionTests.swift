@@ -140,20 +140,20 @@ import Testing
         // Decrypted Tx power is a real device value (iPhone reference or an Android calibration value).
         #expect(detection.windows.values.joined().allSatisfy { (-46...8).contains(Int($0.transmitPower)) })
         let s = report.summary
-        #expect(s["notified"] == .integer(Int64(notified.count)))
-        guard case .integer(let tp) = s["true_positives"], case .integer(let fnCount) = s["false_negatives"] else { Issue.record("no counts"); return }
-        #expect(tp > 0)
+        #expect(s.notified == notified.count)
+        #expect(s.truePositives > 0)
         // FN causes partition the false negatives.
-        guard case .object(let causes) = s["false_negative_causes"] else { Issue.record("no causes"); return }
-        #expect(causes.reduce(0) { if case .integer(let n) = $1.1 { $0 + n } else { $0 } } == fnCount)
+        let causes = s.falseNegativeCauses
+        #expect(causes.entries.map(\.name) == MissCause.allCases.map(\.name))
+        #expect(causes.entries.reduce(0) { $0 + $1.value } == s.falseNegatives)
         // All keys were published and downloaded: those two causes cannot occur.
-        #expect(causes.first { $0.0 == "no_upload" }?.1 == .integer(0) && causes.first { $0.0 == "not_yet_downloaded" }?.1 == .integer(0))
+        #expect(causes[MissCause.noUpload.name] == 0 && causes[MissCause.notYetDownloaded.name] == 0)
         #expect(report.tables.map(\.name) == ["notifications_daily.csv", "notifications_per_case.csv", "exposures.csv", "latency.csv", "thresholds.csv"])
         let grid = report.tables.last!.table
         #expect(grid.rows.count == DetectionParameters.defaultGridAttenuations.count * DetectionParameters.defaultGridMinutes.count)
         // Looser thresholds never notify fewer phones.
         let notifiedAt = Dictionary(uniqueKeysWithValues: grid.rows.map { (($0[0], $0[1]), $0[2]) }.map { ("\($0.0.0)-\($0.0.1)", $0.1) })
-        #expect(notifiedAt["\(ReportValue.integer(80))-\(ReportValue.integer(5))"]!.asInt >= notifiedAt["\(ReportValue.integer(45))-\(ReportValue.integer(30))"]!.asInt)
+        #expect(notifiedAt["\(ResultTable.Cell.integer(80))-\(ResultTable.Cell.integer(5))"]!.asInt >= notifiedAt["\(ResultTable.Cell.integer(45))-\(ResultTable.Cell.integer(30))"]!.asInt)
     }
 
     @Test func identicalForAnyThreadCount() throws {
@@ -175,7 +175,7 @@ import Testing
     }
 }
 
-extension ReportValue {
+extension ResultTable.Cell {
     var asInt: Int64 { if case .integer(let n) = self { n } else { -1 } }
 }
 
@@ -190,7 +190,7 @@ extension ReportValue {
 
     func counts(_ parameters: DetectionParameters, studySeed: UInt64) throws -> DetectionCounts {
         let report = try DetectionStudy(indexShare: 0.05, seed: studySeed).run(Self.world, parameters: parameters, threads: 2)
-        return try #require(DetectionCounts(summary: report.summary))
+        return DetectionCounts(summary: report.summary)
     }
 
     @Test func worseAttenuationThresholdIsFlaggedRerunIsNot() throws {

@@ -80,8 +80,8 @@ import Testing
         #expect(delays[4].max()! <= 201 && delays[5].max()! <= 201)  // capped
         let m = model(p, .immuni, contact: 1, seed: 1)
         _ = m.advance(until: start + 86_400)
-        #expect(m.results().summary["errors"] == m.results().summary["requests"])
-        #expect((m.results().summary["retry_requests"]?.intValue ?? 0) > 0)
+        #expect(m.results().summary.errors == m.results().summary.requests)
+        #expect(m.results().summary.retryRequests > 0)
     }
 
     /// A phone offline for three days catches up: whole missed days as daily packages, the rest
@@ -153,13 +153,13 @@ import Testing
         let summary = m.results().summary
         let table = m.results().perMinute
         let packageBytes = table.column("package_bytes").reduce(0) { $0 + Int($1.intValue!) }
-        let clientDownloads = (summary["packages_downloaded"]?.intValue).map(Int.init)!
+        let clientDownloads = summary.packagesDownloaded
         #expect(clientDownloads == 50 * 24)
         #expect(packageBytes == 50 * made.reduce(0) { $0 + $1.package.bytes })
         #expect(downloads.count == 10 * 24)
         // Total bytes = headers per request + TLS per session + index bodies + package bytes.
-        let requests = Int(summary["requests"]!.intValue!), sessions = Int(summary["sessions"]!.intValue!)
-        let bytes = Int(summary["bytes"]!.intValue!)
+        let requests = summary.requests, sessions = summary.sessions
+        let bytes = summary.bytes
         let indexBodies = bytes - packageBytes - requests * params.httpOverheadBytes - sessions * params.sessionOverheadBytes
         #expect(indexBodies > 0 && indexBodies < sessions * 40)
     }
@@ -211,11 +211,11 @@ import Testing
         #expect(d1 == d3)
         #expect(r1.summary == r3.summary)
         #expect(r1.hourly == r3.hourly && r1.perMinute == r3.perMinute && r1.latency == r3.latency)
-        #expect((r1.summary["not_found_404"]?.intValue ?? 0) > 0)
-        #expect((r1.summary["retry_requests"]?.intValue ?? 0) > 0)
+        #expect(r1.summary.notFound404 > 0)
+        #expect(r1.summary.retryRequests > 0)
     }
 }
 
-private extension ReportValue {
+private extension ResultTable.Cell {
     var intValue: Int64? { if case .integer(let v) = self { return v }; return nil }
 }

@@ -131,8 +131,8 @@ import Testing
                 }
                 #expect(p6.disclosures.contains { $0.streams.count > 1 })
             }
-            let summary = try #require(results.summary["p6"]?["regions"])
-            #expect(CompleteRunTests.int(summary["count"]) == 3)
+            let summary = try #require(results.summary.p6?.regions)
+            #expect(summary.count == 3)
             let table = try #require(results.tables.first { $0.name == "p6_regions.csv" }?.table)
             #expect(table.rows.count == 3)
             let phones = table.rows.map { row -> Int64 in if case .integer(let n) = row[1] { n } else { -1 } }
@@ -144,6 +144,6 @@ import Testing
         let one = P6RunTests.run(Self.config(regions: 2, subscription: .all, stated: 0.5)).1
         let three = P6RunTests.run(Self.config(regions: 2, subscription: .all, stated: 0.5, threads: 3)).1
         #expect(one == three)
-        #expect(one.summary["p6"]?["regions"]?["subscription"] == .text("all"))
+        #expect(one.summary.p6?.regions?.subscription == "all")
     }
 }

@@ -24,28 +24,29 @@ import Testing
     nonisolated(unsafe) static let enabled = run(config(p6: true))
 
     static func withoutP6(_ r: SimulationResults) -> SimulationResults {
-        guard case .object(let entries) = r.summary else { return r }
-        return SimulationResults(summary: .object(entries.filter { $0.0 != "p6" }), daily: r.daily, hourly: r.hourly,
+        var summary = r.summary
+        summary.p6 = nil
+        return SimulationResults(summary: summary, daily: r.daily, hourly: r.hourly,
                                  tables: r.tables.filter { $0.name != "p6_comparison.csv" }, files: r.files)
     }
 
-    @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() {
+    @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() throws {
         #expect(!P6RunParameters.default.enabled && !SimulationConfig(name: "x", seed: 1, start: 0, days: 1,
                                                                       population: PopulationParameters(size: 1, appAdoption: 0.5)).p6.enabled)
         let (_, off) = Self.run(Self.config(p6: false))
-        #expect(off.summary["p6"] == nil && !off.tables.contains { $0.name == "p6_comparison.csv" })
+        #expect(off.summary.p6 == nil && !off.tables.contains { $0.name == "p6_comparison.csv" })
         // P6 draws from its own streams: every GAEN figure is the same with it on.
         #expect(Self.withoutP6(Self.enabled.1) == off)
-        let p6 = Self.enabled.1.summary["p6"]
-        #expect(CompleteRunTests.int(p6?["latency_hours"]?["count"]) == CompleteRunTests.int(p6?["notified"]))
+        let p6 = try #require(Self.enabled.1.summary.p6)
+        #expect(p6.latencyHours.count == p6.notified)
         // Notifications come from files published after the case's upload, so after its test.
-        if case .number(let median)? = p6?["latency_hours"]?["median"] { #expect(median > 0) } else { Issue.record("no latency") }
+        if let median = p6.latencyHours.median.value { #expect(median > 0) } else { Issue.record("no latency") }
     }
 
     @Test func identicalWhateverTheThreads() {
         let (_, three) = Self.run(Self.config(p6: true, threads: 3))
         #expect(three == Self.enabled.1)
-        #expect(CompleteRunTests.int(three.summary["p6"]?["tx_full_matches"]) > 0)
+        #expect((three.summary.p6?.txFullMatches ?? 0) > 0)
     }
 
     /// Tx full matches are exactly the library's `P6Matcher.match` of each disclosed epoch against
@@ -127,14 +128,15 @@ import Testing
             for f in files.prefix(Int(p6.downloads.streams[0].fetched[phone])) { tx += Int64(f.txBytes); rx += Int64(f.rxBytes) }
         }
         #expect(tx == p6.downloads.txBytes && rx == p6.downloads.rxBytes && rx > tx)
-        let bytes = results.summary["p6"]?["bytes_per_phone_per_day"]
-        func number(_ v: ReportValue?) -> Double { if case .number(let x)? = v { x } else { .nan } }
+        let summary = try #require(results.summary.p6)
+        let bytes = summary.bytesPerPhonePerDay
         let phoneDays = Double(p6.phones * p6.days)
-        #expect(number(bytes?["tx_part"]) == Double(tx) / phoneDays && number(bytes?["rx_part"]) == Double(rx) / phoneDays)
-        #expect(number(bytes?["payload"]) == Double(tx + rx) / phoneDays)
-        #expect(number(bytes?["total"]) > number(bytes?["payload"]))
+        #expect(bytes.txPart == Double(tx) / phoneDays && bytes.rxPart == Double(rx) / phoneDays)
+        #expect(bytes.payload == Double(tx + rx) / phoneDays)
+        #expect(bytes.total > bytes.payload)
         // Not every phone fetches a file as soon as it is out (check schedule, offline days, deferrals).
-        #expect(number(results.summary["p6"]?["download"]?["latency_minutes"]?["p90"]) > 60)
+        guard case .single(let download) = summary.download else { Issue.record("one stream expected"); return }
+        #expect(download.latencyMinutes.p90 > 60)
     }
 
     @Test func iPhonesThatNeverTransmitAreNeverFoundByTxMatching() throws {
@@ -145,6 +147,6 @@ import Testing
         let tx = p6.fullMatches.filter(\.byTx)
         #expect(!tx.isEmpty)
         #expect(tx.allSatisfy { !p6.phoneIsIOS[Int(p6.disclosures[Int($0.disclosure)].phone)] })
-        #expect(CompleteRunTests.int(results.summary["p6"]?["tx_full_matches"]) == Int64(tx.count))
+        #expect(results.summary.p6?.txFullMatches == tx.count)
     }
 }

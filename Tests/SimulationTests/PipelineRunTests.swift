@@ -23,16 +23,16 @@ import Testing
     func funnelCountsAndPackagesAreConsistent(flavor: BackendFlavor) throws {
         let sim = try Simulation(config: Self.config(flavor))
         let results = try sim.run()
-        let health = try #require(results.summary["health"]), backend = try #require(results.summary["backend"])
-        func int(_ v: ReportValue?) -> Int64 { if case .integer(let n)? = v { return n }; Issue.record("missing \(String(describing: v))"); return -1 }
-        let funnel = try #require(health["funnel"])
-        let delivered = int(health["results_delivered"])
-        #expect(delivered == Int64(sim.positiveCases.count) && delivered > 60)
-        let app = int(funnel["app_users"]), inApp = int(funnel["result_in_app"]), consented = int(funnel["consented"])
-        let verified = int(funnel["verified"]), uploaded = int(funnel["uploaded"]), published = int(funnel["published"])
+        let health = results.summary.health, backend = results.summary.backend
+        func count(_ v: Int64?, _ name: String) -> Int64 { if let v { return v }; Issue.record("missing \(name)"); return -1 }
+        let funnel = health.funnel
+        let delivered = health.resultsDelivered
+        #expect(delivered == sim.positiveCases.count && delivered > 60)
+        let app = funnel.appUsers, inApp = funnel.resultInApp, consented = funnel.consented
+        let verified = funnel.verified, uploaded = funnel.uploaded, published = funnel.published
         #expect(app <= delivered && inApp <= app && consented <= inApp && verified <= consented && uploaded <= verified && published <= uploaded)
         #expect(uploaded > 0 && published > 0)
-        #expect(int(funnel["lost_no_consent"]) + consented == inApp)
+        #expect(funnel.lostNoConsent + consented == inApp)
 
         // Packages: every key comes from an index case of the population or the rest of the country (−1);
         // dummy uploads never reach a package.
@@ -42,24 +42,24 @@ import Testing
         let casePeople = Set(sim.positiveCases.map(\.person))
         for p in packages { for k in p.keys { #expect(k.uploader == -1 || casePeople.contains(k.uploader)) } }
         #expect(packages.map(\.sequence) == Array(0..<packages.count))
-        let dummy = int(backend["uploads"]?["dummy"])
+        let dummy = backend.uploads.dummy
         #expect(dummy > 0)
         let publishedKeys = packages.filter { $0.kind != .daily }.reduce(0) { $0 + $1.keys.count }
-        #expect(Int64(publishedKeys) == int(backend["keys"]?["published"]))
+        #expect(Int64(publishedKeys) == backend.keys.published)
         if flavor == .cwa {
             #expect(packages.filter { $0.kind == .hourly }.count == 3 * 24 - 1)
             #expect(packages.filter { $0.kind == .daily }.count == 2)
-            #expect(int(backend["auth_failures"]?["tan_already_used"]) > 0)
-            #expect(int(backend["requests_by_endpoint"]?["POST /version/v1/testresult"]) > 0)
+            #expect(count(backend.authFailures[AuthFailure.tanAlreadyUsed.rawValue], "tan_already_used") > 0)
+            #expect(count(backend.requestsByEndpoint[Endpoint.cwaTestResult.path], "testresult") > 0)
         } else {
             #expect(packages.allSatisfy { $0.kind == .batch && $0.keys.count <= 10_000 })
-            #expect(int(backend["keys"]?["dropped_current_day"]) > 0)
-            #expect(int(backend["auth_failures"]?["otp_reused"]) > 0)
-            #expect(int(backend["requests_by_endpoint"]?["POST /v1/otp"]) >= verified)
+            #expect(backend.keys.droppedCurrentDay > 0)
+            #expect(count(backend.authFailures[AuthFailure.otpReused.rawValue], "otp_reused") > 0)
+            #expect(count(backend.requestsByEndpoint[Endpoint.immuniAuthoriseOTP.path], "otp") >= verified)
         }
-        let rejected = try #require(backend["upload_rejections"])
-        guard case .object(let reasons) = rejected else { Issue.record("rejections"); return }
-        #expect(reasons.reduce(0) { $0 + int($1.1) } == int(backend["uploads"]?["rejected"]))
+        let reasons = backend.uploadRejections.entries
+        #expect(reasons.map(\.name) == RejectionReason.allCases.map(\.rawValue))
+        #expect(reasons.reduce(0) { $0 + $1.value } == backend.uploads.rejected)
         #expect(results.hourly!.columns.contains("uploads_dummy") && results.daily.columns.contains("keys_published"))
         #expect(results.files.contains { $0.path == "backend/export-signing-public-key.pem" })
     }

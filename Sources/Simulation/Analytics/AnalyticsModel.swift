@@ -148,7 +148,7 @@ public final class AnalyticsModel {
 
     /// Runs to the end and reports: summary section and tables (monthly.csv, analytics_hourly.csv,
     /// analytics_provinces.csv).
-    public func finish() -> (summary: ReportValue, tables: [NamedTable]) {
+    public func finish() -> (summary: AnalyticsSummary, tables: [NamedTable]) {
         advance(until: end)
         let report = AnalyticsReport(model: self)
         return (report.summary(), [NamedTable("monthly.csv", report.monthlyTable()),

@@ -16,13 +16,7 @@ struct AnalyticsReport {
     var ledger: AnalyticsLedger { model.ledger }
     var p: AnalyticsParameters { model.parameters }
 
-    struct Estimate {
-        var truth: Double
-        var estimate: Double
-        var lower: Double
-        var upper: Double
-        var relativeError: Double { truth > 0 ? estimate / truth - 1 : 0 }
-    }
+    typealias Estimate = AnalyticsSummary.Estimate
 
     static func count(_ uploads: Int, rate: Double, truth: Double) -> Estimate {
         let n = Int(truth.rounded())
@@ -135,7 +129,7 @@ struct AnalyticsReport {
 
     /// The province table in brief: how far the working-apps estimates of provinces with a truth
     /// fall from it, and how often the 95% interval covers it.
-    func provinceSummary() -> ReportValue {
+    func provinceSummary() -> AnalyticsSummary.Provinces {
         var errors: [Double] = [], covered = 0
         for m in ledger.months.indices {
             for i in ItalianProvinces.all.indices {
@@ -145,14 +139,10 @@ struct AnalyticsReport {
                 if e.lower <= e.truth && e.truth <= e.upper { covered += 1 }
             }
         }
-        return .object([
-            ("provinces", .integer(Int64(ItalianProvinces.all.count))),
-            ("provinces_with_phones", .integer(Int64(phonesPerProvince.filter { $0 > 0 }.count))),
-            ("province_months_with_truth", .integer(Int64(errors.count))),
-            ("working_apps_mean_abs_error", .number(errors.isEmpty ? 0 : Statistics.mean(errors))),
-            ("working_apps_ci_covers_truth_share", .number(errors.isEmpty ? 0 : Double(covered) / Double(errors.count))),
-            ("table", .text("analytics_provinces.csv")),
-        ])
+        return AnalyticsSummary.Provinces(
+            provinces: ItalianProvinces.all.count, provincesWithPhones: phonesPerProvince.filter { $0 > 0 }.count,
+            provinceMonthsWithTruth: errors.count, workingAppsMeanAbsError: errors.isEmpty ? 0 : Statistics.mean(errors),
+            workingAppsCICoversTruthShare: errors.isEmpty ? 0 : Double(covered) / Double(errors.count), table: "analytics_provinces.csv")
     }
 
     /// analytics_hourly.csv: Analytics Service requests per hour.
@@ -187,82 +177,50 @@ struct AnalyticsReport {
         return (total, perHour.isEmpty ? 0 : Double(total) / Double(perHour.count), perHour.max() ?? 0, ratio)
     }
 
-    func summary() -> ReportValue {
-        let months = ledger.months.indices.map { m -> ReportValue in
+    func summary() -> AnalyticsSummary {
+        let months = ledger.months.indices.map { m -> AnalyticsSummary.Month in
             let e = estimates(month: m, region: nil)
             let tests = cell(month: m, region: nil).windowTests
-            return .object([
-                ("month", .text(ledger.months[m].description)),
-                ("days_in_run", .integer(Int64(ledger.daysInRun[m]))),
-                ("working_apps", Self.report(e.working)),
-                // The estimate against what it samples (phones with a detection in their window): sampling alone.
-                ("window_tests", .integer(Int64(tests))),
-                ("working_apps_vs_window_tests", .number(tests > 0 ? e.working.estimate / Double(tests) - 1 : 0)),
-                ("notified_users", Self.report(e.notified)),
-                ("bluetooth_off_share", Self.report(e.bluetoothOff)),
-            ])
+            // The estimate against what it samples (phones with a detection in their window): sampling alone.
+            return AnalyticsSummary.Month(month: ledger.months[m].description, daysInRun: ledger.daysInRun[m], workingApps: e.working,
+                                          windowTests: tests, workingAppsVsWindowTests: tests > 0 ? e.working.estimate / Double(tests) - 1 : 0,
+                                          notifiedUsers: e.notified, bluetoothOffShare: e.bluetoothOff)
         }
         let l = load
-        return .object([
-            ("p_owe", .number(p.pWithExposure)),
-            ("p_owoe", .number(p.pWithoutExposure)),
-            ("phones", .integer(Int64(model.profiles.count))),
-            ("months", .array(months)),
-            ("provinces", provinceSummary()),
-            ("requests", .integer(Int64(l.total))),
-            ("requests_per_hour_mean", .number(l.meanPerHour)),
-            ("requests_per_hour_peak", .integer(Int64(l.peakPerHour))),
-            ("requests_on_first_of_month_vs_average_day", .number(l.firstOfMonthRatio)),
-            ("ios", .object([
-                ("tokens_authorised", .integer(Int64(ledger.authorisationsBySource.reduce(0, +)))),
-                ("max_tokens_per_device_month", .integer(Int64(ledger.maxAuthorisationsPerDeviceMonth()))),
-                ("double_authorisations", .integer(Int64(ledger.doubleAuthorisations()))),
-                ("rejected_already_used_this_month", .integer(Int64(ledger.rejectedSameMonth))),
-                ("blacklistings", .integer(Int64(ledger.blacklistings))),
-                ("device_check_timeouts", .integer(Int64(ledger.deviceCheckTimeouts))),
-                ("invalid_device_tokens", .integer(Int64(ledger.invalidDeviceTokens))),
-                ("uploads_rejected_invalid_token", .integer(Int64(ledger.rejectedInvalidToken))),
-                ("uploads_rejected_token_cap", .integer(Int64(ledger.rejectedTokenCap))),
-                ("uploads_skipped_without_valid_token", .integer(Int64(ledger.skippedNoToken))),
-            ])),
-            ("android", .object([
-                ("uploads_skipped_first_24h", .integer(Int64(ledger.skippedQuietPeriod))),
-                ("attestation_failed_on_phone", .integer(Int64(ledger.attestationFailedAtPhone))),
-                ("rejected_salt_seen", .integer(Int64(ledger.rejectedSaltSeen))),
-                ("rejected_stale_attestation", .integer(Int64(ledger.rejectedStaleAttestation))),
-                ("rejected_failed_attestation", .integer(Int64(ledger.rejectedAttestation))),
-            ])),
-            ("attacks", attacksReport()),
-            ("events", .integer(Int64(model.eventsProcessed))),
-        ])
+        return AnalyticsSummary(
+            pWithExposure: p.pWithExposure, pWithoutExposure: p.pWithoutExposure, phones: model.profiles.count, months: months,
+            provinces: provinceSummary(), requests: l.total, requestsPerHourMean: l.meanPerHour, requestsPerHourPeak: l.peakPerHour,
+            requestsOnFirstOfMonthVsAverageDay: l.firstOfMonthRatio,
+            ios: .init(tokensAuthorised: ledger.authorisationsBySource.reduce(0, +),
+                       maxTokensPerDeviceMonth: ledger.maxAuthorisationsPerDeviceMonth(),
+                       doubleAuthorisations: ledger.doubleAuthorisations(), rejectedAlreadyUsedThisMonth: ledger.rejectedSameMonth,
+                       blacklistings: ledger.blacklistings, deviceCheckTimeouts: ledger.deviceCheckTimeouts,
+                       invalidDeviceTokens: ledger.invalidDeviceTokens, uploadsRejectedInvalidToken: ledger.rejectedInvalidToken,
+                       uploadsRejectedTokenCap: ledger.rejectedTokenCap, uploadsSkippedWithoutValidToken: ledger.skippedNoToken),
+            android: .init(uploadsSkippedFirst24h: ledger.skippedQuietPeriod, attestationFailedOnPhone: ledger.attestationFailedAtPhone,
+                           rejectedSaltSeen: ledger.rejectedSaltSeen, rejectedStaleAttestation: ledger.rejectedStaleAttestation,
+                           rejectedFailedAttestation: ledger.rejectedAttestation),
+            attacks: attacksReport(), events: model.eventsProcessed)
     }
 
     /// Per attack: requests sent, uploads accepted, share of the data polluted (worst month), devices blacklisted.
-    func attacksReport() -> ReportValue {
+    func attacksReport() -> NamedValues<AnalyticsSummary.Attack> {
         let totalByMonth = ledger.months.indices.map { m in RequestSource.allCases.reduce(0) { $0 + ledger.acceptedBySourceMonth[$1.rawValue][m] } }
         let blacklisted = legitimateDevicesBlacklisted
-        return .object(RequestSource.allCases.dropFirst().map { source in
+        return NamedValues(RequestSource.allCases.dropFirst().map { source in
             let s = source.rawValue
             let worst = ledger.months.indices.map { m in
                 totalByMonth[m] > 0 ? Double(ledger.acceptedBySourceMonth[s][m]) / Double(totalByMonth[m]) : 0
             }.max() ?? 0
-            var entries: [(String, ReportValue)] = [
-                ("requests_sent", .integer(Int64(ledger.requestsBySource[s]))),
-                ("uploads_accepted", .integer(Int64(ledger.acceptedBySource[s]))),
-                ("share_of_month_data_polluted", .number(worst)),
-                ("legitimate_devices_blacklisted", .integer(Int64(source == .iOSReplay ? blacklisted : 0))),
-            ]
+            var attack = AnalyticsSummary.Attack(requestsSent: ledger.requestsBySource[s], uploadsAccepted: ledger.acceptedBySource[s],
+                                                 shareOfMonthDataPolluted: worst,
+                                                 legitimateDevicesBlacklisted: source == .iOSReplay ? blacklisted : 0)
             if source == .iOSTokenFarm || source == .iOSRace {
-                entries += [("tokens_authorised", .integer(Int64(ledger.authorisationsBySource[s]))),
-                            ("max_tokens_per_device_month", .integer(Int64(ledger.maxAuthorisationsPerDeviceMonth(source)))),
-                            ("double_authorisations", .integer(Int64(ledger.doubleAuthorisations(source))))]
+                attack.tokensAuthorised = ledger.authorisationsBySource[s]
+                attack.maxTokensPerDeviceMonth = ledger.maxAuthorisationsPerDeviceMonth(source)
+                attack.doubleAuthorisations = ledger.doubleAuthorisations(source)
             }
-            return (source.name, .object(entries))
+            return (source.name, attack)
         })
-    }
-
-    static func report(_ e: Estimate) -> ReportValue {
-        .object([("truth", .number(e.truth)), ("estimate", .number(e.estimate)), ("ci_lower", .number(e.lower)),
-                 ("ci_upper", .number(e.upper)), ("relative_error", .number(e.relativeError))])
     }
 }

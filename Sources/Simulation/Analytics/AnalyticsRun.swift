@@ -47,7 +47,7 @@ public enum AnalyticsRun {
     /// The analytics section of a run's summary and its tables (monthly.csv, analytics_hourly.csv,
     /// and sweep.csv when a p_OWOE sweep is configured).
     static func finish(_ context: RunContext, parameters p: AnalyticsParameters, availability: AvailabilityParameters,
-                       phoneOS: [OperatingSystem]) -> (summary: ReportValue, tables: [NamedTable]) {
+                       phoneOS: [OperatingSystem]) -> (summary: AnalyticsSummary, tables: [NamedTable]) {
         let model = run(parameters: p, seed: context.seed, start: context.start, days: context.days, phoneOS: phoneOS,
                         availability: availability)
         var (section, tables) = model.finish()
@@ -55,7 +55,7 @@ public enum AnalyticsRun {
             let sweep = AnalyticsSweep.run(parameters: p, seed: context.seed, start: context.start, days: context.days,
                                            phoneOS: phoneOS, availability: availability, threads: context.threads)
             tables.append(NamedTable("sweep.csv", sweep.table))
-            if case .object(var entries) = section { entries.append(("sweep", sweep.summary)); section = .object(entries) }
+            section.sweep = sweep.rows
         }
         return (section, tables)
     }

@@ -37,7 +37,7 @@ final class AnalyticsStage: Stage {
     }
 
     /// The `analytics` summary section and its tables.
-    func result() -> (summary: ReportValue, tables: [NamedTable]) {
+    func result() -> (summary: AnalyticsSummary, tables: [NamedTable]) {
         if let simulated { return simulated.finish() }
         return AnalyticsRun.finish(run, parameters: parameters, availability: availability, phoneOS: world.population.phoneOS)
     }

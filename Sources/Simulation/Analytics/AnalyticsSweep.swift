@@ -7,7 +7,7 @@ import GSL
 /// mode reruns the model per value (`run`); simulated mode feeds one model per value during
 /// the run (`SimulatedDetections`); both report through `row` and `report`.
 public enum AnalyticsSweep {
-    public struct Row: Sendable, Equatable {
+    public struct Row: Sendable, Equatable, Encodable {
         public var pWithoutExposure: Double
         public var requests: Int
         public var requestsPerPhoneMonth: Double
@@ -24,11 +24,19 @@ public enum AnalyticsSweep {
         public var provincialMeanAbsError: Double
         /// Half-width of the national 95% interval relative to the truth, mean over months.
         public var nationalRelativeHalfWidth: Double
+
+        /// Also sweep.csv's columns.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case pWithoutExposure = "p_owoe", requests, requestsPerPhoneMonth = "requests_per_phone_month"
+            case meanRequestsPerHour = "requests_per_hour_mean", peakRequestsPerHour = "peak_requests_per_hour"
+            case uploadsWithoutExposure = "uploads_without_exposure", nationalMeanError = "national_mean_error"
+            case nationalMeanAbsError = "national_mean_abs_error", nationalWorstAbsError = "national_worst_abs_error"
+            case regionalMeanAbsError = "regional_mean_abs_error", provincialMeanAbsError = "provincial_mean_abs_error"
+            case nationalRelativeHalfWidth = "national_ci_relative_half_width"
+        }
     }
 
-    public static let columns = ["p_owoe", "requests", "requests_per_phone_month", "requests_per_hour_mean", "peak_requests_per_hour",
-                                 "uploads_without_exposure", "national_mean_error", "national_mean_abs_error", "national_worst_abs_error",
-                                 "regional_mean_abs_error", "provincial_mean_abs_error", "national_ci_relative_half_width"]
+    public static let columns = Row.CodingKeys.allCases.map(\.stringValue)
 
     /// The parameters of the sweep's model for one p_OWOE value: attacks off, no nested sweep.
     static func parameters(_ base: AnalyticsParameters, pWithoutExposure: Double) -> AnalyticsParameters {
@@ -40,7 +48,7 @@ public enum AnalyticsSweep {
     }
 
     public static func run(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
-                           availability: AvailabilityParameters, threads: Int) -> (rows: [Row], table: ResultTable, summary: ReportValue) {
+                           availability: AvailabilityParameters, threads: Int) -> (rows: [Row], table: ResultTable) {
         let values = parameters.sweepPWithoutExposure
         let workers = max(1, min(threads, values.count))
         let per = max(1, (values.count + workers - 1) / workers)   // forEachShard's shard size
@@ -55,12 +63,11 @@ public enum AnalyticsSweep {
             results.set(range.lowerBound / per, rows)
         }
         let rows = results.all.flatMap { $0 }
-        let (table, summary) = report(rows: rows)
-        return (rows, table, summary)
+        return (rows, table(rows: rows))
     }
 
-    /// sweep.csv and the summary's `sweep` array (one object per row, same keys as the columns).
-    static func report(rows: [Row]) -> (table: ResultTable, summary: ReportValue) {
+    /// sweep.csv: one row per value (the summary's `sweep` array holds the same rows).
+    static func table(rows: [Row]) -> ResultTable {
         var table = ResultTable(columns: columns)
         for r in rows {
             table.append([.number(r.pWithoutExposure), .integer(Int64(r.requests)), .number(r.requestsPerPhoneMonth),
@@ -68,8 +75,7 @@ public enum AnalyticsSweep {
                           .number(r.nationalMeanError), .number(r.nationalMeanAbsError), .number(r.nationalWorstAbsError),
                           .number(r.regionalMeanAbsError), .number(r.provincialMeanAbsError), .number(r.nationalRelativeHalfWidth)])
         }
-        let summary = ReportValue.array(table.rows.map { row in .object(zip(columns, row).map { ($0, $1) }) })
-        return (table, summary)
+        return table
     }
 
     static func row(model: AnalyticsModel) -> Row {

@@ -80,17 +80,13 @@ final class SimulatedDetections {
 
     /// Adds the `analytics` summary section (with the detection source and, when configured, the
     /// p_OWOE sweep) and its tables.
-    func finish() -> (summary: ReportValue, tables: [NamedTable]) {
+    func finish() -> (summary: AnalyticsSummary, tables: [NamedTable]) {
         var (section, tables) = model.finish()
-        if case .object(var entries) = section {
-            entries.append(("detections", .object([("source", .text("simulated")), ("detection_runs", .integer(Int64(detectionsFed))),
-                                                   ("checks_skipped", .integer(Int64(checksSkipped)))])))
-            if !sweep.isEmpty {
-                let report = AnalyticsSweep.report(rows: sweep.map { m in m.advance(until: m.end); return AnalyticsSweep.row(model: m) })
-                tables.append(NamedTable("sweep.csv", report.table))
-                entries.append(("sweep", report.summary))
-            }
-            section = .object(entries)
+        section.detections = .init(source: "simulated", detectionRuns: detectionsFed, checksSkipped: checksSkipped)
+        if !sweep.isEmpty {
+            let rows = sweep.map { m in m.advance(until: m.end); return AnalyticsSweep.row(model: m) }
+            tables.append(NamedTable("sweep.csv", AnalyticsSweep.table(rows: rows)))
+            section.sweep = rows
         }
         return (section, tables)
     }

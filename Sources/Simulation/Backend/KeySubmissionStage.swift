@@ -34,7 +34,7 @@ final class KeySubmissionStage: Stage {
 
     static let dailyColumns = ["index_cases"] + KeySubmissionPipeline.columns
 
-    func dailyValues(_ day: SimulatedDay) -> [ReportValue] { [.integer(Int64(indexCasesToday))] + pipeline.dayValues(day.index) }
+    func dailyValues(_ day: SimulatedDay) -> [ResultTable.Cell] { [.integer(Int64(indexCasesToday))] + pipeline.dayValues(day.index) }
 
     func result() -> KeySubmissionResult {
         KeySubmissionResult(health: pipeline.healthSummary(), backend: pipeline.backendSummary(), packages: pipeline.packageTable(),
@@ -61,8 +61,8 @@ enum KeySubmissionEvent {
 }
 
 struct KeySubmissionResult {
-    var health: ReportValue
-    var backend: ReportValue
+    var health: HealthSummary
+    var backend: BackendSummary
     /// packages.csv
     var packages: ResultTable
     /// Every signed export (written with `outputs.exports`).

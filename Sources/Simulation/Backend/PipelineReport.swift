@@ -3,93 +3,57 @@ import GSL
 
 extension KeySubmissionPipeline {
     /// summary.json's `health` section: index cases and the funnel to published keys.
-    public func healthSummary() -> ReportValue {
+    public func healthSummary() -> HealthSummary {
         let f = funnel
-        func quantile(_ values: [Double], _ p: Double) -> ReportValue {
-            values.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: values, p))
-        }
         let delays = Statistics.sorted(testToPublicationHours)
         let fromInfection = Statistics.sorted(infectionToPublicationDays)
         let infectionToTest = Statistics.sorted(positiveCases.map { Double($0.testedAt - $0.infectedAt) / Double(SimDuration.day) })
-        return .object([
-            ("index_cases", .integer(Int64(f.indexCases))),
-            ("results_delivered", .integer(Int64(positiveCases.count))),
-            ("app_user_share", .interval(Proportion.clopperPearson(successes: f.appUsers, trials: max(positiveCases.count, 1)))),
-            ("funnel", .object([
-                ("app_users", .integer(Int64(f.appUsers))),
-                ("result_in_app", .integer(Int64(f.resultInApp))),
-                ("teletan", .integer(Int64(f.teleTAN))),
-                ("consented", .integer(Int64(f.consented))),
-                ("verified", .integer(Int64(f.verified))),
-                ("uploaded", .integer(Int64(f.uploaded))),
-                ("published", .integer(Int64(f.published))),
-                ("lost_no_consent", .integer(Int64(f.lostNoConsent))),
-                ("lost_verification_dropout", .integer(Int64(f.lostVerificationDropout))),
-                ("lost_otp_gave_up", .integer(Int64(f.lostOTPGaveUp))),
-                ("lost_upload_rejected", .integer(Int64(f.lostRejected))),
-            ])),
-            ("upload_share_of_app_users", .interval(Proportion.clopperPearson(successes: f.uploaded, trials: max(f.appUsers, 1)))),
-            ("infection_to_test_days_median", quantile(infectionToTest, 0.5)),
-            ("test_to_publication_hours_median", quantile(delays, 0.5)),
-            ("test_to_publication_hours_p90", quantile(delays, 0.9)),
-            ("infection_to_publication_days_median", quantile(fromInfection, 0.5)),
-            ("infection_to_publication_days_p90", quantile(fromInfection, 0.9)),
-        ])
+        return HealthSummary(
+            indexCases: f.indexCases,
+            resultsDelivered: positiveCases.count,
+            appUserShare: IntervalSummary(Proportion.clopperPearson(successes: f.appUsers, trials: max(positiveCases.count, 1))),
+            funnel: f,
+            uploadShareOfAppUsers: IntervalSummary(Proportion.clopperPearson(successes: f.uploaded, trials: max(f.appUsers, 1))),
+            infectionToTestDaysMedian: Quantile(sorted: infectionToTest, 0.5),
+            testToPublicationHoursMedian: Quantile(sorted: delays, 0.5),
+            testToPublicationHoursP90: Quantile(sorted: delays, 0.9),
+            infectionToPublicationDaysMedian: Quantile(sorted: fromInfection, 0.5),
+            infectionToPublicationDaysP90: Quantile(sorted: fromInfection, 0.9))
     }
 
     /// summary.json's `backend` section: requests, rejections, keys, packages and bytes.
-    public func backendSummary() -> ReportValue {
+    public func backendSummary() -> BackendSummary {
         let total = hourly.reduce(BackendHour(), +)
         let packages = publisher.published
-        let bytes = packages.reduce(0) { $0 + Int64($1.bytes) }
         let endpoints = Endpoint.allCases.filter { $0.flavor == parameters.flavor }
-        var entries: [(String, ReportValue)] = [
-            ("flavor", .text(parameters.flavor.rawValue)),
-            ("requests_total", .integer(requests.reduce(0, +))),
-            ("requests_by_endpoint", .object(endpoints.map { ($0.path, .integer(requests[$0.rawValue])) })),
-            ("result_polls", .integer(ledger.polls)),
-            ("auth_failures", .object(AuthFailure.allCases.map { ($0.rawValue, .integer(ledger.authFailures[$0.index])) })),
-            ("upload_rejections", .object(RejectionReason.allCases.map { ($0.rawValue, .integer(ledger.rejections[$0.index])) })),
-            ("uploads", .object([
-                ("real", .integer(total.realUploads)), ("dummy", .integer(total.dummyUploads)),
-                ("national", .integer(total.nationalUploads)), ("rejected", .integer(total.rejectedUploads)),
-                ("bytes", .integer(total.uploadBytes)),
-            ])),
-            ("keys", .object([
-                ("received", .integer(total.keysReceived)), ("rejected", .integer(total.keysRejected)),
-                ("published", .integer(total.keysPublished)), ("padding", .integer(ledger.paddingKeys)),
-                ("dropped_current_day", .integer(ledger.keysDroppedCurrentDay)),
-                ("expired_unpublished", .integer(Int64(publisher.keysExpiredUnpublished))),
-                ("pending_at_end", .integer(Int64(publisher.pendingKeyCount))),
-            ])),
-            ("packages", .object([
-                ("published", .integer(Int64(packages.count))),
-                ("hourly", .integer(Int64(packages.filter { $0.kind == .hourly }.count))),
-                ("daily", .integer(Int64(packages.filter { $0.kind == .daily }.count))),
-                ("batches", .integer(Int64(packages.filter { $0.kind == .batch }.count))),
-                ("empty", .integer(Int64(publisher.emptyPackages))),
-                ("deleted_by_retention", .integer(Int64(publisher.packagesDeleted))),
-                ("on_cdn_at_end", .integer(Int64(publisher.available.count))),
-                ("bytes", .integer(bytes)),
-                ("max_keys", .integer(Int64(packages.map(\.keys.count).max() ?? 0))),
-            ])),
-        ]
-        if parameters.flavor == .immuni {
-            entries.append(("otp", .object([("typos_caught_by_check_character", .integer(ledger.otpTyposCaught)),
-                                            ("typos_authorised", .integer(ledger.otpTyposUncaught))])))
-            if let index = publisher.chunkIndex {
-                entries.append(("keys_index", .object([("oldest", .integer(Int64(index.oldest))), ("newest", .integer(Int64(index.newest)))])))
-            }
-        }
-        return .object(entries)
+        let immuni = parameters.flavor == .immuni
+        return BackendSummary(
+            flavor: parameters.flavor.rawValue,
+            requestsTotal: requests.reduce(0, +),
+            requestsByEndpoint: NamedValues(endpoints.map { ($0.path, requests[$0.rawValue]) }),
+            resultPolls: ledger.polls,
+            authFailures: NamedValues(AuthFailure.allCases.map { ($0.rawValue, ledger.authFailures[$0.index]) }),
+            uploadRejections: NamedValues(RejectionReason.allCases.map { ($0.rawValue, ledger.rejections[$0.index]) }),
+            uploads: .init(real: total.realUploads, dummy: total.dummyUploads, national: total.nationalUploads,
+                           rejected: total.rejectedUploads, bytes: total.uploadBytes),
+            keys: .init(received: total.keysReceived, rejected: total.keysRejected, published: total.keysPublished,
+                        padding: ledger.paddingKeys, droppedCurrentDay: ledger.keysDroppedCurrentDay,
+                        expiredUnpublished: publisher.keysExpiredUnpublished, pendingAtEnd: publisher.pendingKeyCount),
+            packages: .init(published: packages.count, hourly: packages.filter { $0.kind == .hourly }.count,
+                            daily: packages.filter { $0.kind == .daily }.count, batches: packages.filter { $0.kind == .batch }.count,
+                            empty: publisher.emptyPackages, deletedByRetention: publisher.packagesDeleted,
+                            onCDNAtEnd: publisher.available.count, bytes: packages.reduce(0) { $0 + Int64($1.bytes) },
+                            maxKeys: packages.map(\.keys.count).max() ?? 0),
+            otp: immuni ? .init(caughtByCheckCharacter: ledger.otpTyposCaught, authorised: ledger.otpTyposUncaught) : nil,
+            keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil)
     }
 
     /// Columns added to daily.csv and hourly.csv.
     static var columns: [String] { BackendHour.columns }
 
-    func hourValues(_ h: Int) -> [ReportValue] { hourly[h].values.map { .integer($0) } }
+    func hourValues(_ h: Int) -> [ResultTable.Cell] { hourly[h].values.map { .integer($0) } }
 
-    func dayValues(_ d: Int) -> [ReportValue] {
+    func dayValues(_ d: Int) -> [ResultTable.Cell] {
         hourly[(d * 24)..<min(hourly.count, d * 24 + 24)].reduce(BackendHour(), +).values.map { .integer($0) }
     }
 

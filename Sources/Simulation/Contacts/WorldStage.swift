@@ -108,7 +108,7 @@ struct WorldDay {
         + ["contact_pairs", "close_contacts", "app_pair_contacts", "app_phones", "phones_unavailable", "bluetooth_off",
            "uninstalled", "tek_rotations", "rpis_heard", "scan_instances", "encounter_bytes"]
 
-    var values: [ReportValue] {
+    var values: [ResultTable.Cell] {
         contactsByLayer.map { .integer($0) }
             + [contactPairs, closeContacts, appPairContacts, appPhones, phonesUnavailable, bluetoothOff, uninstalled,
                tekRotations, rpisHeard, scanInstances, encounterBytes].map { .integer($0) }

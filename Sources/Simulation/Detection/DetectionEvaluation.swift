@@ -27,7 +27,7 @@ public enum MissCause: Int, CaseIterable, Sendable {
 
 /// Results of a run's detection: the summary block and its CSV tables.
 public struct DetectionReport: Sendable {
-    public var summary: ReportValue
+    public var summary: DetectionSummary
     public var tables: [NamedTable]
 }
 
@@ -118,30 +118,16 @@ extension ExposureDetection {
             }
         }
         let sortedLatency = Statistics.sorted(latencies)
-        func interval(_ x: Int, _ n: Int, scale: Double = 1) -> ReportValue { .proportion(x, of: n, scale: scale) }
-        let summary = ReportValue.object([
-            ("preset", .text(parameters.preset.rawValue)),
-            ("model", .text({ if case .v1 = parameters.model { "gaen-v1" } else { "gaen-v2" } }())),
-            ("identifiers_derived", .integer(identifiersDerived)),
-            ("encounters_checked", .integer(encountersChecked)),
-            ("matched_encounters", .integer(matchedEncounters)),
-            ("notified", .integer(Int64(notified.count))),
-            ("true_positives", .integer(Int64(tp))),
-            ("false_positives", .integer(Int64(fp))),
-            ("close_contacts_with_app", .integer(Int64(eligiblePhones.count))),
-            ("false_negatives", .integer(Int64(fn))),
-            ("false_negative_causes", .object(MissCause.allCases.map { ($0.name, .integer(Int64(causes[$0.rawValue]))) })),
-            ("precision", interval(tp, notified.count)),
-            ("recall", interval(eligibleHit, eligiblePhones.count)),
-            ("false_positives_per_1000_notified", interval(fp, notified.count, scale: 1000)),
-            ("false_negative_rate", interval(fn, eligiblePhones.count)),
-            ("latency_hours", .object([
-                ("count", .integer(Int64(latencies.count))),
-                ("median", sortedLatency.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: sortedLatency, 0.5))),
-                ("p90", sortedLatency.isEmpty ? .text("n/a") : .number(Statistics.quantile(sorted: sortedLatency, 0.9))),
-            ])),
-            ("index_cases_with_notifications", .integer(Int64(perCase.count))),
-        ])
+        let summary = DetectionSummary(
+            preset: parameters.preset.rawValue,
+            model: { if case .v1 = parameters.model { "gaen-v1" } else { "gaen-v2" } }(),
+            identifiersDerived: identifiersDerived, encountersChecked: encountersChecked, matchedEncounters: matchedEncounters,
+            notified: notified.count, truePositives: tp, falsePositives: fp, closeContactsWithApp: eligiblePhones.count,
+            falseNegatives: fn, falseNegativeCauses: NamedValues(MissCause.allCases.map { ($0.name, causes[$0.rawValue]) }),
+            precision: ProportionSummary(tp, of: notified.count), recall: ProportionSummary(eligibleHit, of: eligiblePhones.count),
+            falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
+            falseNegativeRate: ProportionSummary(fn, of: eligiblePhones.count),
+            latencyHours: LatencyHoursSummary(sorted: sortedLatency), indexCasesWithNotifications: perCase.count)
         return DetectionReport(summary: summary, tables: [
             NamedTable("notifications_daily.csv", dailyTable(exposed: truth.exposed)),
             NamedTable("notifications_per_case.csv", perCaseTable(perCase, testedAt: testedAt)),

@@ -27,7 +27,7 @@ final class DetectionStage: Stage {
 
     static let dailyColumns = ["phones_notified"]
 
-    var dailyValues: [ReportValue] { [.integer(Int64(detection.notifications.count))] }
+    var dailyValues: [ResultTable.Cell] { [.integer(Int64(detection.notifications.count))] }
 
     /// Who should have been notified (computed once: P6 is scored against the same truth).
     private(set) lazy var truth = detection.truth(groundTruth: world.closeContactHistory, cases: backend.pipeline.positiveCases)

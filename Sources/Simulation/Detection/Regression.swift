@@ -15,11 +15,10 @@ public struct DetectionCounts: Sendable, Equatable, Codable {
         self.falseNegatives = falseNegatives
     }
 
-    /// From a detection summary block (`summary.json`'s `detection`).
-    public init?(summary: ReportValue) {
-        func int(_ key: String) -> Int? { if case .integer(let n)? = summary[key] { Int(n) } else { nil } }
-        guard let n = int("notified"), let fp = int("false_positives"), let m = int("close_contacts_with_app"), let fn = int("false_negatives") else { return nil }
-        self.init(notified: n, falsePositives: fp, closeContactsWithApp: m, falseNegatives: fn)
+    /// From a run's detection summary.
+    public init(summary: DetectionSummary) {
+        self.init(notified: summary.notified, falsePositives: summary.falsePositives,
+                  closeContactsWithApp: summary.closeContactsWithApp, falseNegatives: summary.falseNegatives)
     }
 }
 

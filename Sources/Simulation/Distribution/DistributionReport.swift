@@ -4,7 +4,7 @@ import GSL
 /// A distribution run's outputs, ready to append to a run's results.
 public struct DistributionResults: Sendable {
     /// The `distribution` section of summary.json.
-    public var summary: ReportValue
+    public var summary: DistributionSummary
     /// One row per simulated hour.
     public var hourly: ResultTable
     /// One row per simulated minute.
@@ -64,56 +64,26 @@ extension DistributionModel {
         let seedScale = Double(clientCount) / CWASeedEstimate.clients
         let mbPerClientDay = meanBytes / 1e6
 
-        func rate(_ x: Int, _ n: Int, _ ci: ConfidenceInterval) -> ReportValue {
-            .object([("estimate", .number(n > 0 ? Double(x) / Double(n) : 0)), ("ci_lower", .number(ci.lower)),
-                     ("ci_upper", .number(ci.upper))])
-        }
-        func comparison(_ seed: Double, _ ensim: Double) -> ReportValue {
-            .object([("seed", .number(seed)), ("ensim", .number(ensim)), ("ratio", .number(seed > 0 ? ensim / seed : 0))])
-        }
-        let summary: ReportValue = .object([
-            ("flavor", .text(flavor.rawValue)),
-            ("clients", .integer(Int64(clientCount))),
-            ("contact_phones", .integer(Int64(contactPhones))),
-            ("state_bytes_per_client", .integer(Int64(Self.bytesPerClient))),
-            ("simulated_days", .number(days)),
-            ("packages_published", .integer(Int64(published.count))),
-            ("requests", .integer(Int64(requests))),
-            ("index_requests", .integer(Int64(index))),
-            ("package_requests", .integer(Int64(packages))),
-            ("retry_requests", .integer(Int64(total(.retryRequests)))),
-            ("not_modified_304", .integer(Int64(total(.notModified)))),
-            ("not_found_404", .integer(Int64(total(.notFound)))),
-            ("errors", .integer(Int64(errors))),
-            ("error_rate", rate(errors, requests, errorCI)),
-            ("sessions", .integer(Int64(total(.sessions)))),
-            ("offline_checks", .integer(Int64(total(.offlineChecks)))),
-            ("deferred_checks", .integer(Int64(total(.deferredChecks)))),
-            ("packages_downloaded", .integer(Int64(total(.downloads)))),
-            ("requests_per_day", .number(perDay)),
-            ("sessions_per_day", .number(Double(total(.sessions)) / days)),
-            ("bytes", .integer(Int64(bytes))),
-            ("terabytes_per_day", .number(bytesPerDay / 1e12)),
-            ("mean_requests_per_second", .number(perDay / 86_400)),
-            ("peak_requests_per_second", .integer(Int64(peak))),
-            ("bytes_per_client_per_day", .object([
-                ("sampled_client_days", .integer(Int64(sorted.count))),
-                ("mean", .number(meanBytes)), ("median", .number(q(0.5))), ("p95", .number(q(0.95))),
-            ])),
-            ("latency_minutes", .object([
-                ("downloads", .integer(Int64(latencyCount))),
-                ("median", .number(latencyQuantile(0.5))), ("p90", .number(latencyQuantile(0.9))),
-                ("p99", .number(latencyQuantile(0.99))),
-            ])),
-            ("cwa_seed_comparison", .object([
-                ("note", .text("seed figures scaled to \(clientCount) clients (seed: 30 M)")),
-                ("requests_per_day", comparison(CWASeedEstimate.requestsPerDay * seedScale, perDay)),
-                ("sessions_per_day", comparison(CWASeedEstimate.requestsPerDay * seedScale, Double(total(.sessions)) / days)),
-                ("requests_per_second", comparison(CWASeedEstimate.requestsPerSecond * seedScale, perDay / 86_400)),
-                ("terabytes_per_day", comparison(CWASeedEstimate.terabytesPerDay * seedScale, bytesPerDay / 1e12)),
-                ("megabytes_per_client_per_day", comparison(CWASeedEstimate.megabytesPerClientPerDay, mbPerClientDay)),
-            ])),
-        ])
+        let sessions = total(.sessions)
+        let summary = DistributionSummary(
+            flavor: flavor.rawValue, clients: clientCount, contactPhones: contactPhones, stateBytesPerClient: Self.bytesPerClient,
+            simulatedDays: days, packagesPublished: published.count, requests: requests, indexRequests: index,
+            packageRequests: packages, retryRequests: total(.retryRequests), notModified304: total(.notModified),
+            notFound404: total(.notFound), errors: errors,
+            errorRate: .init(estimate: requests > 0 ? Double(errors) / Double(requests) : 0, lower: errorCI.lower, upper: errorCI.upper),
+            sessions: sessions, offlineChecks: total(.offlineChecks), deferredChecks: total(.deferredChecks),
+            packagesDownloaded: total(.downloads), requestsPerDay: perDay, sessionsPerDay: Double(sessions) / days, bytes: bytes,
+            terabytesPerDay: bytesPerDay / 1e12, meanRequestsPerSecond: perDay / 86_400, peakRequestsPerSecond: peak,
+            bytesPerClientPerDay: .init(sampledClientDays: sorted.count, mean: meanBytes, median: q(0.5), p95: q(0.95)),
+            latencyMinutes: .init(downloads: latencyCount, median: latencyQuantile(0.5), p90: latencyQuantile(0.9),
+                                  p99: latencyQuantile(0.99)),
+            cwaSeedComparison: SeedComparison(
+                note: "seed figures scaled to \(clientCount) clients (seed: 30 M)",
+                requestsPerDay: .init(seed: CWASeedEstimate.requestsPerDay * seedScale, ensim: perDay),
+                sessionsPerDay: .init(seed: CWASeedEstimate.requestsPerDay * seedScale, ensim: Double(sessions) / days),
+                requestsPerSecond: .init(seed: CWASeedEstimate.requestsPerSecond * seedScale, ensim: perDay / 86_400),
+                terabytesPerDay: .init(seed: CWASeedEstimate.terabytesPerDay * seedScale, ensim: bytesPerDay / 1e12),
+                megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)))
 
         let metrics = LoadCounters.Metric.allCases
         var perMinute = ResultTable(columns: ["minute", "time_utc", "requests"] + metrics.map(\.column) + ["peak_requests_per_second"])

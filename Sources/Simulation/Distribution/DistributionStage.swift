@@ -31,7 +31,7 @@ final class DistributionStage: Stage {
 
     static let dailyColumns = ["package_downloads"]
 
-    var dailyValues: [ReportValue] { [.integer(Int64(downloadsToday.count))] }
+    var dailyValues: [ResultTable.Cell] { [.integer(Int64(downloadsToday.count))] }
 
     /// Computed once: P6 reads it too.
     private(set) lazy var report = model.results()

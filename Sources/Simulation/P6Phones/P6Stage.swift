@@ -32,7 +32,7 @@ final class P6Stage: Stage {
     }
 
     /// The `p6` summary section and its tables, scored against GAEN's truth of the same run.
-    func result() -> (summary: ReportValue, tables: [NamedTable]) {
+    func result() -> (summary: P6Summary, tables: [NamedTable]) {
         let report = run.finish(truth: detection.truth, gaen: detection.report.summary, distribution: distribution.report.summary,
                                 uploads: backend.pipeline.uploads.count, gaenPayloadBytes: distribution.appPhonePackageBytes)
         return (report.summary, report.tables)

@@ -85,48 +85,32 @@ public final class Simulation {
 
     /// Every stage's result, once the last day has run.
     private func results() -> SimulationResults {
+        let w = world.result()
         let backend = keySubmission.result()
         let delivered = distributionStage.result()
         let detected = detectionStage.result()
-        var sections = [("distribution", delivered.summary), ("detection", detected.summary)]
+        var summary = RunSummary(
+            scenario: config.name, start: CivilCalendar.isoDateString(config.start), days: config.days, population: w.population,
+            appPhones: w.appPhones, appAdoption: IntervalSummary(w.appAdoption), contacts: w.contacts,
+            contactsPerPersonDay: Double(w.contacts * 2) / Double(config.populationSize * config.days),
+            scanInstances: w.scanInstances, encounterBytesPerPhoneDay: IntervalSummary(w.encounterBytesPerPhoneDay),
+            encounterStoreBytesAtEnd: w.encounterStoreBytesAtEnd, health: backend.health, backend: backend.backend,
+            events: engine.processedCount,
+            eventsByKind: NamedValues(SimulationEvent.kindNames.enumerated().map { ($0.element, engine.processedCount(of: $0.offset)) }),
+            distribution: delivered.summary, detection: detected.summary)
         var tables = [NamedTable("packages.csv", backend.packages)] + delivered.tables + detected.tables
         if let p6 = p6Stage?.result() {
-            sections.append(("p6", p6.summary))
+            summary.p6 = p6.summary
             tables += p6.tables
         }
         if let analytics = analytics?.result() {
-            sections.append(("analytics", analytics.summary))
+            summary.analytics = analytics.summary
             tables += analytics.tables
         }
-        return SimulationResults(summary: summary(world: world.result(), backend: backend, sections: sections), daily: daily,
-                                 hourly: config.writeHourly ? hourlyTable() : nil, tables: tables,
+        return SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil, tables: tables,
                                  files: [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
                                      + backend.exports)
     }
-
-    private func summary(world w: WorldResult, backend: KeySubmissionResult, sections: [(String, ReportValue)]) -> ReportValue {
-        .object([
-            ("scenario", .text(config.name)),
-            ("start", .text(CivilCalendar.isoDateString(config.start))),
-            ("days", .integer(Int64(config.days))),
-            ("population", .integer(Int64(w.population))),
-            ("app_phones", .integer(Int64(w.appPhones))),
-            ("app_adoption", Self.interval(w.appAdoption)),
-            ("contacts", .integer(w.contacts)),
-            ("contacts_per_person_day", .number(Double(w.contacts * 2) / Double(config.populationSize * config.days))),
-            ("scan_instances", .integer(w.scanInstances)),
-            ("encounter_bytes_per_phone_day", Self.interval(w.encounterBytesPerPhoneDay)),
-            ("encounter_store_bytes_at_end", .integer(Int64(w.encounterStoreBytesAtEnd))),
-            ("health", backend.health),
-            ("backend", backend.backend),
-            ("events", .integer(Int64(engine.processedCount))),
-            ("events_by_kind", .object(SimulationEvent.kindNames.enumerated().map {
-                ($0.element, .integer(Int64(engine.processedCount(of: $0.offset))))
-            })),
-        ] + sections)
-    }
-
-    static func interval(_ ci: ConfidenceInterval) -> ReportValue { .interval(ci) }
 
     private func hourlyTable() -> ResultTable {
         var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns)
