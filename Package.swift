@@ -2,6 +2,10 @@
 // ENSim: layers from bottom to top. A target only depends on targets listed above it.
 import PackageDescription
 
+/// The simulation's stage targets, bottom to top (layer 4 below).
+let simulationStages: [Target.Dependency] = ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
+                                             "Analytics", "P6Phones"]
+
 let package = Package(
     name: "ENSim",
     platforms: [.macOS(.v14)],
@@ -45,38 +49,56 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
-        // Layer 4: the simulation.
-        .target(name: "Simulation", dependencies: ["GSL", "EventEngine", "CPrefetch", "GAEN", "P6",
-                                                 .product(name: "Crypto", package: "swift-crypto"),
-                                                 .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+        // Layer 4: the simulation, one target per stage group; each only depends on those above it here.
+        // SimulationCore: the Stage protocol, the run context, parallel shards, result tables.
+        .target(name: "SimulationCore", dependencies: ["GSL", "EventEngine"]),
+        // The world: population, phones and keys, contacts and ground truth, the Bluetooth radio.
+        .target(name: "World", dependencies: ["SimulationCore", "GSL", "EventEngine", "GAEN"]),
+        // Health system and backend: cases, key submission (CWA, Immuni), publication; Italian reference tables.
+        .target(name: "HealthBackend", dependencies: ["SimulationCore", "World", "GSL", "EventEngine", "GAEN",
+                                                      .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 exclude: ["Backend/Proto/submission_payload.proto"]),
+        // Package downloads and CDN load.
+        .target(name: "Distribution", dependencies: ["SimulationCore", "World", "HealthBackend", "GSL", "EventEngine", "GAEN"]),
+        // Exposure detection on the phones and its scoring against ground truth.
+        .target(name: "Detection", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution",
+                                                  "GSL", "EventEngine", "GAEN", "CPrefetch"]),
+        // Immuni's privacy-preserving analytics.
+        .target(name: "Analytics", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
+                                                  "GSL", "EventEngine", .product(name: "Crypto", package: "swift-crypto")]),
+        // P6 phones beside GAEN, and the P6 collision study.
+        .target(name: "P6Phones", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
+                                                 "GSL", "EventEngine", "P6", .product(name: "Crypto", package: "swift-crypto")]),
+        // The run: builds the stages from the configuration and drives the day's pipeline.
+        .target(name: "Simulation", dependencies: simulationStages + ["GSL", "EventEngine", "GAEN"]),
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [
-            "Simulation", "EventEngine",
+            "EventEngine",
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ] + simulationStages + ["Simulation"]),
         .target(name: "Reporting", dependencies: [
-            "Simulation", "Scenario",
+            "Scenario",
             .product(name: "CSV", package: "CSV.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ] + simulationStages + ["Simulation"]),
 
         // Layer 6: benchmark workloads and their reports (`ensim bench`).
-        .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "Simulation", "GAEN", "EventEngine", "GSL"]),
+        .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "GAEN", "EventEngine", "GSL"] + simulationStages + ["Simulation"]),
 
         // Layer 7: the command-line tool: parses options, calls the libraries.
         .executableTarget(name: "ensim", dependencies: [
-            "ENSimBenchmarks", "Scenario", "Reporting", "Simulation", "GAEN", "GSL",
+            "ENSimBenchmarks", "Scenario", "Reporting", "GAEN", "GSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ] + simulationStages + ["Simulation"]),
 
         .testTarget(name: "GSLTests", dependencies: ["GSL"]),
-        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine"]),
+        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "CPrefetch"]),
         .testTarget(name: "GAENTests", dependencies: ["GAEN"]),
         .testTarget(name: "P6Tests", dependencies: ["P6"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "SimulationTests", dependencies: simulationStages + ["Simulation", "CPrefetch"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),

@@ -1,6 +1,8 @@
 import EventEngine
 import Foundation
+import HealthBackend
 import Simulation
+import SimulationCore
 
 /// The health system and backend alone (no contacts or radio) at national scale: index cases
 /// among N people, verification flows, dummy and national uploads, validation, and signed

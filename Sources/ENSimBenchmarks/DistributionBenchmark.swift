@@ -1,5 +1,7 @@
+import Distribution
 import EventEngine
 import Foundation
+import HealthBackend
 import Reporting
 import Simulation
 

@@ -1,6 +1,9 @@
+import Detection
 import Foundation
 import GAEN
+import HealthBackend
 import Simulation
+import World
 
 /// RPI derivation rate per core (alone and inside the key-index build) against
 /// `openssl speed -evp aes-128-ecb` single blocks, and match throughput at 1, 2 and all cores.

@@ -1,6 +1,7 @@
 import EventEngine
 import Foundation
 import Simulation
+import World
 
 /// The whole daily cycle (contacts, ground truth, keys, RPIs, encounters) for N people over
 /// D days, with the default model.

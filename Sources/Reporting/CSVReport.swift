@@ -1,6 +1,9 @@
+import Analytics
 import CSV
 import Foundation
+import HealthBackend
 import Simulation
+import SimulationCore
 
 /// Writes a result table as CSV (header row, then one row per entry) with CSV.swift.
 public enum CSVReport {

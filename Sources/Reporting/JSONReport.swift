@@ -1,4 +1,5 @@
 import Foundation
+import HealthBackend
 
 /// Deterministic JSON for reports: keys in the order the results encode them, numbers in
 /// Swift's shortest round-trip form, so equal results give byte-identical files.

@@ -1,3 +1,4 @@
+import HealthBackend
 /// Turns any `Encodable` into the report tree: object keys in the order they are encoded,
 /// integers and floating-point numbers kept apart, and optionals written with
 /// `encodeIfPresent` left out when nil.

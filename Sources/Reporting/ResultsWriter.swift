@@ -1,4 +1,5 @@
 import Foundation
+import HealthBackend
 import Simulation
 
 /// Writes a finished run: summary.json, daily.csv, hourly.csv (when present), the run's further

@@ -1,3 +1,4 @@
+import Detection
 import Simulation
 
 /// `Scenarios/presets/NAME.yaml`: a preset written out as a scenario fragment with every value.

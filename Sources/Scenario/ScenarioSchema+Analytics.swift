@@ -1,3 +1,4 @@
+import HealthBackend
 import Simulation
 
 /// The `analytics` block: Immuni's privacy-preserving analytics (see docs/model/analytics.md).

@@ -1,3 +1,4 @@
+import Detection
 import Simulation
 
 /// The `app` block: exposure detection and risk scoring. `preset` picks a risk model and loads its

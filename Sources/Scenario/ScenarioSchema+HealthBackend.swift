@@ -1,4 +1,5 @@
 import Foundation
+import HealthBackend
 import Simulation
 
 extension ScenarioSchema {

@@ -1,4 +1,5 @@
 import Simulation
+import World
 
 /// The `radio` block: the Bluetooth channel model (see the README's radio section).
 extension ScenarioSchema {

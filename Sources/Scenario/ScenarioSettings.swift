@@ -1,5 +1,11 @@
+import Analytics
+import Detection
+import Distribution
 import EventEngine
+import HealthBackend
+import P6Phones
 import Simulation
+import World
 
 /// A scenario in typed form: what the file says, every absent key at its default. The defaults are
 /// the initial values of these properties and of the Simulation parameter structs; `ScenarioSchema`

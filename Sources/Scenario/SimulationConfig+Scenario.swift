@@ -1,3 +1,4 @@
+import Detection
 import Simulation
 
 extension ScenarioValue {

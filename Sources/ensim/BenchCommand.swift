@@ -1,8 +1,10 @@
 import ArgumentParser
 import ENSimBenchmarks
 import Foundation
+import HealthBackend
 import Reporting
 import Simulation
+import World
 
 /// `ensim bench NAME`: each benchmark is a subcommand that parses its options and runs the
 /// workload from `ENSimBenchmarks`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GAEN
+import HealthBackend
 import Reporting
 
 /// `ensim gaen …`: tools on the GAEN protocol library.

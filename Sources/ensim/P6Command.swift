@@ -2,6 +2,7 @@ import ArgumentParser
 import ENSimBenchmarks
 import Foundation
 import GSL
+import P6Phones
 import Reporting
 import Simulation
 

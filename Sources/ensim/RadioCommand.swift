@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Simulation
+import World
 
 /// `ensim radio …`: look at the Bluetooth channel model on its own.
 struct RadioCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Detection
 import Foundation
+import HealthBackend
 import Reporting
 import Scenario
 import Simulation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Detection
 import Foundation
 import Logging
 import Reporting

@@ -1,6 +1,6 @@
+import ENSimBenchmarks
 import Foundation
 import Testing
-import ENSimBenchmarks
 
 @Suite struct BenchmarkReportTests {
     @Test func linesAreSortedKeyValuePairs() {

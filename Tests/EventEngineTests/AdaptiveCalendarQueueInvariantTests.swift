@@ -1,5 +1,5 @@
-import Testing
 @testable import EventEngine
+import Testing
 
 /// The structural checks of `AdaptiveCalendarQueue+Invariants.swift`.
 @Suite struct AdaptiveCalendarQueueInvariantTests {

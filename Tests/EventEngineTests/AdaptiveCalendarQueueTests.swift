@@ -1,5 +1,5 @@
-import Testing
 @testable import EventEngine
+import Testing
 
 /// The adaptive calendar queue must pop exactly what the 4-ary heap pops, in the same order.
 @Suite struct AdaptiveCalendarQueueTests {

@@ -1,6 +1,6 @@
+@testable import EventEngine
 import Foundation
 import Testing
-@testable import EventEngine
 
 @Suite struct SimClockTests {
     @Test func bucketsRoundTowardNegativeInfinity() {

@@ -1,5 +1,5 @@
-import Testing
 @testable import EventEngine
+import Testing
 
 /// Test event: an id to trace delivery order, and one of three kinds for the counters.
 struct Note: EventKind, Equatable {

@@ -1,5 +1,5 @@
-import Testing
 @testable import EventEngine
+import Testing
 
 @Suite struct EventQueueTests {
     static func randomEntries(count: Int, seed: UInt64) -> [QueueEntry] {

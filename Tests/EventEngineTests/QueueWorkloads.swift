@@ -1,5 +1,5 @@
-import Testing
 @testable import EventEngine
+import Testing
 
 /// Randomised workloads on which every priority queue and engine must agree with the 4-ary heap.
 enum QueueWorkloads {

@@ -1,4 +1,4 @@
-import Testing
+import Foundation
 @testable import GSL
 
 /// Moments of each sampler against their known values, within a 99.9% confidence interval.
@@ -77,5 +77,5 @@ import Testing
     }
 }
 
-import Foundation
+import Testing
 private func Foundation_exp(_ x: Double) -> Double { Foundation.exp(x) }

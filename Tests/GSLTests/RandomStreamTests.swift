@@ -1,5 +1,5 @@
-import Testing
 @testable import GSL
+import Testing
 
 @Suite struct RandomStreamTests {
     @Test func equalKeysGiveEqualStreams() {

@@ -1,5 +1,5 @@
-import Testing
 @testable import GSL
+import Testing
 
 @Suite struct StatisticsTests {
     @Test func descriptiveStatistics() {

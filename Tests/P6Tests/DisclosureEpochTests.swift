@@ -1,5 +1,5 @@
-import Testing
 @testable import P6
+import Testing
 
 /// A disclosure ends the current epoch at once and the phone goes on with a fresh epoch.
 @Suite("P6 epoch after a disclosure")

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import Testing
 @testable import P6
+import Testing
 
 @Suite("P6 frame codes and slice order")
 struct FrameCodeTests {

@@ -1,5 +1,5 @@
-import Testing
 @testable import P6
+import Testing
 
 @Suite("P6 Rx co-location matching")
 struct RxMatchingTests {

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
+import HealthBackend
 @testable import Reporting
 import Simulation
+import SimulationCore
+import Testing
 
 @Suite struct ReportingTests {
     func tempDir() -> URL {

@@ -1,7 +1,8 @@
+import Analytics
 import EventEngine
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
 
 @Suite struct AnalyticsScenarioTests {
     @Test func defaultsMapToTheModelDefaults() throws {

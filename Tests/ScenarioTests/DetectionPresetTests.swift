@@ -1,6 +1,7 @@
-import Testing
+import Detection
 @testable import Scenario
 import Simulation
+import Testing
 
 /// A preset is loaded before the keys a file gives and before the block's checks run.
 @Suite struct DetectionPresetTests {

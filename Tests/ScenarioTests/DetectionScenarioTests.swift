@@ -1,7 +1,8 @@
+import Detection
 import Foundation
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
 
 @Suite struct DetectionScenarioTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,7 +1,8 @@
+import Distribution
 import Foundation
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
 
 @Suite struct DistributionScenarioTests {
     @Test func defaultsMapToTheDistributionParameters() throws {

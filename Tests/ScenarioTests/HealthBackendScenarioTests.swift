@@ -1,7 +1,8 @@
+import Detection
 import Foundation
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
 
 @Suite struct HealthBackendScenarioTests {
     @Test func defaultsMatchTheServers() throws {

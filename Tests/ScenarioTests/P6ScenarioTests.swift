@@ -1,6 +1,7 @@
-import Testing
+import P6Phones
 @testable import Scenario
 import Simulation
+import Testing
 
 @Suite struct P6ScenarioTests {
     @Test func defaultsMapToTheModelDefaults() throws {

@@ -1,6 +1,6 @@
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
 
 /// Every leaf key of the schema with its dotted path.
 func leaves(_ fields: [Field] = ScenarioSchema.fields, prefix: String = "") -> [(path: String, field: Field)] {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import Scenario
 import Simulation
+import Testing
+import World
 
 /// The one-line problems a YAML text gives, as `ensim validate` prints them.
 func problems(_ yaml: String) -> [String] {

@@ -1,7 +1,9 @@
+@testable import Analytics
 import EventEngine
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 /// Province of domicile: the table, the draw and the per-province estimates.
 @Suite struct AnalyticsProvinceTests {

@@ -1,6 +1,7 @@
+@testable import Analytics
 import EventEngine
-import Testing
 @testable import Simulation
+import Testing
 
 /// Two concurrent authorisation requests from the same iOS device, walked through the
 /// interleavings: start offset, each worker's read_time and the DeviceCheck network delay.

@@ -1,7 +1,12 @@
+@testable import Analytics
+@testable import Detection
+@testable import Distribution
 import EventEngine
 import GSL
-import Testing
 @testable import Simulation
+@testable import SimulationCore
+import Testing
+@testable import World
 
 /// `analytics.detections: simulated`: the analytics model fed by the run's own checks and notifications.
 @Suite struct AnalyticsSimulatedTests {

@@ -1,7 +1,11 @@
+@testable import Analytics
+@testable import Detection
 import EventEngine
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct AnalyticsTests {
     static let start = CivilCalendar.parseISODateToTime("2020-06-01")!

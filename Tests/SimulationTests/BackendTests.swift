@@ -1,9 +1,12 @@
+@testable import Analytics
+@testable import Detection
 import EventEngine
 import Foundation
 import GAEN
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 @Suite struct ImmuniOTPTests {
     @Test func alphabetAndCheckCharacter() {

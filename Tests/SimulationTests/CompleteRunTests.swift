@@ -1,8 +1,10 @@
+@testable import Detection
 import EventEngine
 import GAEN
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 /// The whole GAEN chain in one run: contacts → positive tests → uploads → packages →
 /// downloads → detection → notifications scored against ground truth.

@@ -1,7 +1,8 @@
 import EventEngine
 import GSL
-import Testing
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct ContactNetworkTests {
     static let thursday = CivilCalendar.time(year: 2020, month: 10, day: 1)

@@ -1,8 +1,12 @@
+@testable import Detection
 import EventEngine
 import GAEN
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+@testable import SimulationCore
+import Testing
+@testable import World
 
 @Suite struct MatcherTests {
     let day: Int64 = 18_500   // a UTC day number

@@ -1,9 +1,13 @@
+@testable import Detection
+@testable import Distribution
 import EventEngine
 import Foundation
 import GAEN
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+@testable import SimulationCore
+import Testing
 
 @Suite struct DistributionTests {
     let start = CivilCalendar.time(year: 2020, month: 10, day: 1)

@@ -1,6 +1,7 @@
 import GAEN
-import Testing
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct EncounterStoreTests {
     func rpi(_ n: UInt64) -> RollingProximityIdentifier { RollingProximityIdentifier(Bytes16(word0: n, word1: ~n)) }

@@ -1,8 +1,10 @@
+@testable import Detection
 import EventEngine
 import Foundation
 import GAEN
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 /// Immuni uploads carry the uploader's own exposure detection summaries from the run.
 @Suite struct ImmuniSummaryTests {

@@ -1,7 +1,8 @@
 import EventEngine
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 /// Index cases: daily counts, each case's dates in order, and the delays' distributions.
 @Suite struct IndexCaseTests {

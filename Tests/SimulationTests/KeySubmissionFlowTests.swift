@@ -1,6 +1,8 @@
 import EventEngine
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+@testable import SimulationCore
+import Testing
 
 /// The pipeline's parts: the case clock, and each app's flow behind one protocol.
 @Suite struct KeySubmissionFlowTests {

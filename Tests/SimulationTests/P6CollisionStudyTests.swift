@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
 
 @Suite struct P6CollisionStudyTests {
     /// 3-bit codes make single, 2-in-5 and 3-in-5 collisions common enough to count.

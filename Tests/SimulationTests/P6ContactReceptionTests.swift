@@ -1,8 +1,10 @@
 import EventEngine
 import GSL
 import P6
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct P6ContactReceptionTests {
     let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1)

@@ -1,8 +1,10 @@
+@testable import Distribution
 import EventEngine
 import GSL
 import P6
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
 
 /// P6 disclosure files fetched through the distribution model.
 @Suite struct P6DisclosureDownloadsTests {

@@ -1,8 +1,10 @@
 import EventEngine
 import GSL
+@testable import HealthBackend
 import P6
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
 
 /// A disclosure ends the phone's epoch at once; it goes on with a new one.
 @Suite struct P6EpochRestartTests {

@@ -1,7 +1,8 @@
 import EventEngine
 import GSL
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
 
 @Suite struct P6PhoneModelTests {
     let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1)

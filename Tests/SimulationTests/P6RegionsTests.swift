@@ -1,8 +1,12 @@
+@testable import Analytics
+@testable import Distribution
 import EventEngine
 import GSL
 import P6
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
+@testable import World
 
 /// P6's regional disclosure streams: home regions, stated regions, files per stream and who fetches them.
 @Suite struct P6RegionsTests {

@@ -1,8 +1,10 @@
 import EventEngine
 import GSL
 import P6
-import Testing
+@testable import P6Phones
 @testable import Simulation
+import Testing
+@testable import World
 
 /// P6 phones in ordinary runs, beside GAEN on the same contacts.
 @Suite struct P6RunTests {

@@ -1,8 +1,9 @@
 import EventEngine
 import GAEN
 import GSL
-import Testing
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct PhoneFleetTests {
     let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1)

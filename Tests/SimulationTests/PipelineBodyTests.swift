@@ -1,7 +1,10 @@
+@testable import Detection
 import EventEngine
 import Foundation
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+@testable import SimulationCore
+import Testing
 
 /// The pipeline counts the bodies it encodes, and they carry what the apps may send.
 @Suite struct PipelineBodyTests {

@@ -1,8 +1,11 @@
+@testable import Detection
 import EventEngine
 import GAEN
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct PipelineRunTests {
     static func config(_ flavor: BackendFlavor, people: Int = 800, days: Int = 3, casesPerDay: Double = 40, threads: Int = 1,

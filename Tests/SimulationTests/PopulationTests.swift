@@ -1,6 +1,7 @@
 import GSL
-import Testing
 @testable import Simulation
+import Testing
+@testable import World
 
 @Suite struct PopulationTests {
     @Test func adoptionShareWithinConfidenceInterval() {

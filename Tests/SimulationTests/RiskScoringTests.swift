@@ -1,5 +1,6 @@
-import Testing
+@testable import Detection
 @testable import Simulation
+import Testing
 
 @Suite struct RiskScoringTests {
     func scans(_ pairs: [(Int, Int)]) -> [ScoredScan] { pairs.map { ScoredScan(typicalAttenuation: $0.0, seconds: $0.1) } }

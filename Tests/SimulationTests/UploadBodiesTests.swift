@@ -1,8 +1,11 @@
+@testable import Analytics
+@testable import Detection
 import EventEngine
 import Foundation
 import GSL
-import Testing
+@testable import HealthBackend
 @testable import Simulation
+import Testing
 
 @Suite struct UploadBodiesTests {
     let target = BackendParameters().immuniUploadTargetBytes

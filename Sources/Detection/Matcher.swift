@@ -1,0 +1,83 @@
+import EventEngine
+import GAEN
+import HealthBackend
+import SimulationCore
+import World
+
+/// One stored encounter whose RPI belongs to a published key the phone has downloaded.
+public struct EncounterMatch: Sendable, Equatable {
+    public var phone: Int32
+    /// Simulation day index of the encounter (its UTC day).
+    public var dayIndex: Int32
+    /// Index into `DiagnosisKeyIndex.keys`.
+    public var key: Int32
+    /// Encounter index within its `EncounterDay`: identifies the window.
+    public var encounter: Int32
+    /// Sender's Tx power, decrypted from the AEM with the key's AEMK as a phone does.
+    public var transmitPower: Int8
+    /// When the phone downloaded the first package holding the key (detection time).
+    public var detectedAt: SimTime
+    public var scans: [ScoredScan]
+}
+
+/// Matches phones' retained encounters against a key index, in parallel over contiguous
+/// phone shards (several per thread, handed out as threads free up), merged in phone order
+/// (identical for any thread count).
+public enum Matcher {
+    /// GAEN accepts an RPI up to 12 intervals (2 hours) outside its key's validity for clock drift.
+    public static let clockDriftIntervals: Int64 = 12
+    /// How many encounters ahead lookups are prefetched.
+    package static let prefetchDistance = 8
+
+    /// Encounters checked and matches found.
+    public struct Result: Sendable {
+        public var matches: [EncounterMatch]
+        public var encountersChecked: Int
+    }
+
+    /// - Parameters:
+    ///   - downloads: per phone, its downloads of this detection run sorted by time (empty: skip the phone).
+    ///   - start: UTC midnight of simulation day 0.
+    public static func match(index: DiagnosisKeyIndex, store: EncounterStore, phones: Int, start: SimTime,
+                             downloads: @Sendable (Int) -> ArraySlice<PackageDownload>, threads: Int) -> Result {
+        let layout = ShardLayout(count: phones, threads: threads, shardsPerThread: 16)
+        let shards = ShardResults<Result>(count: layout.shards)
+        layout.forEach(threads: threads) { range in
+            var found: [EncounterMatch] = []
+            var checked = 0
+            for phone in range {
+                let got = downloads(phone)
+                if got.isEmpty { continue }
+                for day in store.days {
+                    let midnight = start + Int64(day.dayIndex) * SimDuration.day
+                    let encounters = day.encounters(of: phone)
+                    for e in encounters {
+                        checked += 1
+                        if e + prefetchDistance < encounters.upperBound { index.prefetch(day.identifiers[e + prefetchDistance]) }
+                        guard let hit = index.lookup(day.identifiers[e]) else { continue }
+                        let packages = index.packagesOfKey[hit.key]
+                        let scans = day.scans(of: e)
+                        let heardAt = midnight + Int64(scans.first!.secondOfDay)
+                        // The phone must hold a package with the key, fetched after it heard the
+                        // encounter (the earliest such download is the detection).
+                        guard let first = got.first(where: { d in d.at > heardAt && packages.contains(d.package) }) else { continue }
+                        let tek = index.keys[hit.key].key.temporaryExposureKey
+                        let heardInterval = heardAt / ENIntervalNumber.secondsPerInterval
+                        let validFrom = Int64(tek.rollingStartIntervalNumber.rawValue) - clockDriftIntervals
+                        let validTo = Int64(tek.rollingStartIntervalNumber.rawValue) + Int64(tek.rollingPeriod) + clockDriftIntervals
+                        guard heardInterval >= validFrom, heardInterval < validTo else { continue }
+                        let metadata = index.metadataKeys[hit.key].decrypt(AssociatedEncryptedMetadata(rawValue: day.metadata[e]),
+                                                                            identifier: day.identifiers[e])
+                        found.append(EncounterMatch(
+                            phone: Int32(phone), dayIndex: Int32(day.dayIndex), key: Int32(hit.key), encounter: Int32(e),
+                            transmitPower: metadata.transmitPowerDBm, detectedAt: first.at,
+                            scans: scans.map { ScoredScan(typicalAttenuation: Int($0.typicalAttenuation), seconds: Int($0.secondsSinceLastScan)) }))
+                    }
+                }
+            }
+            shards.set(layout.shard(of: range), Result(matches: found, encountersChecked: checked))
+        }
+        let all = shards.all
+        return Result(matches: all.flatMap(\.matches), encountersChecked: all.reduce(0) { $0 + $1.encountersChecked })
+    }
+}

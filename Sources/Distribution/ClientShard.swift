@@ -1,0 +1,268 @@
+import EventEngine
+import GSL
+import HealthBackend
+
+/// What one client remembers between checks: 24 bytes.
+package struct ClientState {
+    /// When its next check (or retry, or deferred check) happens.
+    package var nextEvent: SimTime = 0
+    /// Every package with sequence ≤ watermark has been handled (downloaded or superseded).
+    package var watermark: Int32 = -1
+    /// Checks so far; names the random stream of the next one.
+    package var checkNumber: UInt32 = 0
+    /// 1 + minute of the last request (distinct clients per minute); 0 = none yet.
+    package var lastMinute: UInt32 = 0
+    /// 1 + day (since the model's start) for which `offlineToday` was drawn.
+    package var offlineDrawDay: UInt16 = 0
+    package var flags: UInt8 = 0
+    /// Failed sessions in a row (0 = next event is a regular check).
+    package var attempt: UInt8 = 0
+
+    package static let iOSFlag: UInt8 = 1, offlineFlag: UInt8 = 2
+    package var isIOS: Bool { flags & Self.iOSFlag != 0 }
+}
+
+/// Settings every shard reads.
+package struct DistributionContext: Sendable {
+    package let parameters: DistributionParameters
+    package let flavor: DistributionFlavor
+    package let seed: UInt64
+    package let start: SimTime
+    package let contactPhones: Int
+    /// The packages published so far (refreshed by the model before each advance).
+    package var catalog: PackageCatalog
+    /// Clients whose index is a multiple of this are in the bytes-per-client-day sample.
+    package let sampleStride: Int
+    /// Names the per-check streams (a second model beside GAEN's draws its own).
+    package let checkStream: String
+
+    package var checkFamily: StreamFamily { StreamFamily(seed: seed, stream: checkStream) }
+}
+
+/// A contiguous range of clients with its own random stream and counters.
+/// One thread at a time; clients never interact, so shard boundaries cannot change results.
+/// A class holding a struct: the hot loop runs in the struct's mutating methods, where Swift
+/// checks exclusive access statically (class properties pay a dynamic check per access,
+/// measured at ~10% of the loop).
+package final class ClientShard: @unchecked Sendable {
+    package var core: ClientShardCore
+    package init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
+        core = ClientShardCore(range: range, context: context, isIOS: isIOS)
+    }
+    package var lower: Int { core.lower }
+    package var clientCount: Int { core.clients.count }
+    package func advance(until end: SimTime) { core.advance(until: end) }
+    package func setOffline(client c: Int, during window: Range<SimTime>) { core.forcedOffline[c] = window }
+}
+
+package struct ClientShardCore {
+    package let lower: Int
+    package var context: DistributionContext
+    package var clients: [ClientState]
+    package let rng: RandomStream
+    package let checkFamily: StreamFamily
+    package var counters = LoadCounters()
+    /// Downloads by contact-population phones since the last `takeDownloads`.
+    package var downloads: [PackageDownload] = []
+    /// Completed sessions of contact-population phones, when the model records them (analytics).
+    package var checks: [CheckSession] = []
+    package var recordsChecks = false
+    /// bytesSample[day][k]: bytes of sampled client lower-rounded-up + k·stride on that day.
+    package var bytesSample: [[Int]] = []
+    package let firstSample: Int, sampleCount: Int
+    package var forcedOffline: [Int: Range<SimTime>] = [:]
+    /// Contact phones that cannot run the app during the current `advance` (phone off,
+    /// app force-closed, uninstalled: the simulation's availability of the day), by phone.
+    package var unavailableContactPhones: [Bool] = []
+    /// Packages of the session being planned.
+    private var plan: [Int] = []
+    /// Days whose hour index the session being planned reads.
+    private var hourDays: [Int64] = []
+
+    package init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
+        lower = range.lowerBound
+        self.context = context
+        rng = RandomStream(seed: context.seed, stream: context.checkStream, generator: .taus2)
+        checkFamily = context.checkFamily
+        let stride = context.sampleStride
+        firstSample = (range.lowerBound + stride - 1) / stride
+        sampleCount = max(0, (range.upperBound + stride - 1) / stride - firstSample)
+        clients = [ClientState](repeating: ClientState(), count: range.count)
+        let p = context.parameters
+        for local in 0..<range.count {
+            let c = lower + local
+            reseed(client: c, check: 0)
+            let ios = isIOS(c) ?? rng.bernoulli(p: p.iosShare)
+            if ios { clients[local].flags |= ClientState.iOSFlag }
+            // As if the previous check was scheduled before the start: uniform in the first interval.
+            clients[local].nextEvent = context.start + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
+        }
+    }
+
+    @inline(__always)
+    private mutating func reseed(client c: Int, check: UInt32) {
+        rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(check))
+    }
+
+    /// Handles every client event before `end`, client by client. Clients never interact and
+    /// every counter is a sum, so this gives exactly what a time-ordered event queue would —
+    /// without one: state is read in order instead of at random, and nothing is queued.
+    package mutating func advance(until end: SimTime) {
+        for local in clients.indices {
+            var st = clients[local]
+            while st.nextEvent < end { handle(client: lower + local, state: &st) }
+            clients[local] = st
+        }
+    }
+
+    /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).
+    @inline(__always)
+    private mutating func nextRegularCheck(after t: SimTime) -> SimTime {
+        let p = context.parameters
+        let interval = p.checkIntervalSeconds
+        let boundary = (t >= 0 ? t / interval : (t - interval + 1) / interval) * interval + interval
+        return boundary + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
+    }
+
+    /// One event of client `c` at `st.nextEvent`; sets the time of its next one.
+    private mutating func handle(client c: Int, state st: inout ClientState) {
+        let p = context.parameters
+        let t = st.nextEvent
+        st.checkNumber &+= 1
+        reseed(client: c, check: st.checkNumber)
+        let elapsed = t - context.start
+        let day = Int(elapsed / 86_400)
+        let minute = Int(elapsed / 60)
+
+        if Int(st.offlineDrawDay) != day + 1 {
+            st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
+            let share = st.isIOS ? p.offlineShareIOS : p.offlineShareAndroid
+            if share > 0 && rng.bernoulli(p: share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
+        }
+        var offline = st.flags & ClientState.offlineFlag != 0
+        if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
+        if c < unavailableContactPhones.count && unavailableContactPhones[c] { offline = true }
+        if offline {
+            counters.add(.offlineChecks, 1, minute: minute)
+            st.attempt = 0
+            st.nextEvent = nextRegularCheck(after: t)
+            return
+        }
+        if st.attempt == 0 {
+            let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
+            if share > 0 && rng.bernoulli(p: share) {
+                counters.add(.deferredChecks, 1, minute: minute)
+                st.nextEvent = t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded()))
+                return
+            }
+        }
+
+        let ok = session(client: c, state: &st, at: t, day: day, minute: minute)
+        if ok || Int(st.attempt) >= p.retryMaxAttempts {
+            st.attempt = 0
+            st.nextEvent = nextRegularCheck(after: t)
+        } else {
+            st.attempt += 1
+            let base = p.retryBase(attempt: Int(st.attempt))
+            st.nextEvent = t + max(1, Int64(rng.uniform(base / 2, base).rounded()))
+        }
+    }
+
+    /// One check session: index request(s), then every new package. All or nothing: keys reach
+    /// exposure detection (and the watermark moves) only when every request succeeded.
+    private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
+        let p = context.parameters
+        let catalog = context.catalog
+        let visible = catalog.visibleCount(at: t)
+        let w = Int(st.watermark)
+        let anyNew = visible - 1 > w
+        let isRetry = st.attempt > 0
+        var requests = 0, bytes = p.sessionOverheadBytes
+        var failed = false
+
+        func request(_ metric: LoadCounters.Metric, body: Int, status: LoadCounters.Metric? = nil) -> Bool {
+            requests += 1
+            counters.add(metric, 1, minute: minute)
+            if isRetry { counters.add(.retryRequests, 1, minute: minute) }
+            let elapsed = t - context.start
+            let outage = p.outageDurationSeconds > 0 && elapsed >= p.outageStartSeconds
+                && elapsed < p.outageStartSeconds + p.outageDurationSeconds
+            if outage || (p.cdnErrorRate > 0 && rng.bernoulli(p: p.cdnErrorRate)) {
+                counters.add(.errors, 1, minute: minute)
+                bytes += p.httpOverheadBytes
+                return false
+            }
+            if let status { counters.add(status, 1, minute: minute) }
+            bytes += p.httpOverheadBytes + body
+            return true
+        }
+
+        plan.removeAll(keepingCapacity: true)
+        switch context.flavor {
+        case .immuni, .p6:
+            if anyNew { for s in (w + 1)..<visible { plan.append(s) } }
+            failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
+                              status: anyNew ? nil : .notModified)
+        case .cwa:
+            // Missing whole days come as daily packages, the rest as hourly ones.
+            hourDays.removeAll(keepingCapacity: true)
+            if anyNew {
+                for s in (w + 1)..<visible {
+                    if catalog.isDaily[s] {
+                        if catalog.firstHourlyOfDay(ofPackage: s) > w { plan.append(s) }
+                    } else {
+                        let d = catalog.day[s]
+                        if catalog.firstHourlyOfDay(ofPackage: s) > w, let daily = catalog.dailySequence(day: d), daily < visible {
+                            continue
+                        }
+                        plan.append(s)
+                        if hourDays.last != d { hourDays.append(d) }
+                    }
+                }
+            }
+            failed = !request(.indexRequests, body: anyNew ? catalog.dateIndexBytes(visible: visible) : 0,
+                              status: anyNew ? nil : .notModified)
+            let today = SimClock.dayNumber(t)
+            if !failed && !hourDays.contains(today) {
+                if catalog.hasHourly(day: today, visible: visible) {
+                    failed = !request(.indexRequests, body: 0, status: .notModified)
+                } else {
+                    failed = !request(.indexRequests, body: 0, status: .notFound)
+                }
+            }
+            for d in hourDays where !failed {
+                failed = !request(.indexRequests, body: catalog.hourIndexBytes(day: d, visible: visible))
+            }
+        }
+        if !failed {
+            for s in plan {
+                if !request(.packageRequests, body: catalog.bytes[s]) { failed = true; break }
+                counters.add(.packageBytes, catalog.bytes[s], minute: minute)
+            }
+        }
+
+        counters.add(.sessions, 1, minute: minute)
+        counters.add(.bytes, bytes, minute: minute)
+        counters.addRequests(requests, second: Int(t - context.start))
+        if Int(st.lastMinute) != minute + 1 {
+            st.lastMinute = UInt32(truncatingIfNeeded: minute + 1)
+            counters.add(.clients, 1, minute: minute)
+        }
+        if c % context.sampleStride == 0 {
+            while bytesSample.count <= day { bytesSample.append([Int](repeating: 0, count: sampleCount)) }
+            bytesSample[day][c / context.sampleStride - firstSample] += bytes
+        }
+        if failed { return false }
+
+        st.watermark = Int32(visible - 1)
+        if recordsChecks && c < context.contactPhones { checks.append(CheckSession(phone: Int32(c), at: t)) }
+        counters.add(.downloads, plan.count, minute: minute)
+        for s in plan {
+            counters.addLatency(t - catalog.publishedAt[s])
+            if c < context.contactPhones {
+                downloads.append(PackageDownload(phone: Int32(c), package: s, at: t))
+            }
+        }
+        return true
+    }
+}

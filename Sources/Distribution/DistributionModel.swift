@@ -1,0 +1,135 @@
+import EventEngine
+import GSL
+import HealthBackend
+import SimulationCore
+
+/// A client check whose every request succeeded (new packages or not).
+public struct CheckSession: Sendable, Hashable {
+    /// App-phone index (PhoneFleet order).
+    public var phone: Int32
+    public var at: SimTime
+}
+
+/// Phones and download-only clients fetching published key packages from the CDN.
+///
+/// Use: `publish` packages as the backend publishes them (before `advance` passes their
+/// publication time), then `advance(until:)` day by day (or hour by hour); it returns the
+/// downloads by contact-population phones for exposure detection. `results()` gives the
+/// load summary and tables at any point.
+///
+/// Clients `0..<contactPhones` are the contact population's app phones (same index as in
+/// `PhoneFleet`); the rest only download. Each client draws from its own per-check GSL stream
+/// (seed, "distribution.check", client << 32 | check number), and clients are split into
+/// shards, each simulated client by client: results are identical for any thread count.
+public final class DistributionModel {
+    public let parameters: DistributionParameters
+    public let flavor: DistributionFlavor
+    public let start: SimTime
+    public let clientCount: Int
+    public let contactPhones: Int
+    package private(set) var catalog = PackageCatalog()
+    package let shards: [ClientShard]
+    public private(set) var now: SimTime
+    public private(set) var published: [PublishedPackage] = []
+    /// Record every completed check session of contact phones (Immuni runs exposure detection
+    /// at each successful index check, new packages or not). Off by default: it costs memory.
+    public var recordsCheckSessions = false {
+        didSet { for s in shards { s.core.recordsChecks = recordsCheckSessions } }
+    }
+    /// The completed check sessions of contact phones of the last `advance(until:)`, ordered by
+    /// (time, phone); empty unless `recordsCheckSessions`.
+    public private(set) var checkSessions: [CheckSession] = []
+
+    /// - Parameters:
+    ///   - contactPhoneIsIOS: OS of each contact-population app phone (index = app-phone index).
+    ///   - threads: shards run in parallel; results do not depend on it.
+    ///   - checkStream: names the clients' per-check streams (a second model uses its own).
+    public init(parameters: DistributionParameters, flavor: DistributionFlavor, seed: UInt64, start: SimTime,
+                contactPhoneIsIOS: [Bool], threads: Int, checkStream: String = "distribution.check") {
+        self.parameters = parameters
+        self.flavor = flavor
+        self.start = start
+        now = start
+        contactPhones = contactPhoneIsIOS.count
+        clientCount = max(parameters.clients, contactPhoneIsIOS.count)
+        let clients = max(parameters.clients, contactPhoneIsIOS.count)
+        let stride = max(1, (clients + parameters.bytesSampleClients - 1) / max(1, parameters.bytesSampleClients))
+        let ctx = DistributionContext(parameters: parameters, flavor: flavor, seed: seed, start: start,
+                                      contactPhones: contactPhoneIsIOS.count, catalog: PackageCatalog(), sampleStride: stride,
+                                      checkStream: checkStream)
+        let workers = max(1, min(threads, clients))
+        let per = (clients + workers - 1) / max(1, workers)
+        let ranges = (0..<workers).map { w in (w * per)..<min(clients, (w + 1) * per) }.filter { !$0.isEmpty }
+        let built = ShardResults<ClientShard>(count: ranges.count)
+        let os = contactPhoneIsIOS
+        forEachShard(count: ranges.count, threads: ranges.count) { shardRange in
+            for i in shardRange {
+                built.set(i, ClientShard(range: ranges[i], context: ctx, isIOS: { $0 < os.count ? os[$0] : nil }))
+            }
+        }
+        shards = built.all
+    }
+
+    /// Makes packages available (each client sees a package once `publishedAt` ≤ its check time).
+    /// Sequences must continue 0, 1, 2, … and publication times must not decrease.
+    public func publish(_ packages: [PublishedPackage]) {
+        for p in packages {
+            precondition(p.publishedAt >= now, "package \(p.sequence) published at \(p.publishedAt), before the distribution's clock (\(now))")
+            catalog.append(p)
+            published.append(p)
+        }
+    }
+
+    /// Processes every client event before `until` and returns the downloads by contact-population
+    /// phones, ordered by (time, phone, package).
+    /// - Parameter unavailableContactPhones: contact phones that cannot run the app until then
+    ///   (by app-phone index; their checks count as offline and they catch up afterwards).
+    public func advance(until end: SimTime, unavailableContactPhones: [Bool] = []) -> [PackageDownload] {
+        precondition(end >= now, "advance(until:) before now")
+        let all = shards
+        for s in all {
+            s.core.context.catalog = catalog
+            s.core.unavailableContactPhones = unavailableContactPhones
+        }
+        forEachShard(count: all.count, threads: all.count) { range in
+            for i in range { all[i].advance(until: end) }
+        }
+        now = end
+        var out: [PackageDownload] = []
+        checkSessions.removeAll(keepingCapacity: true)
+        for s in all {
+            out.append(contentsOf: s.core.downloads)
+            s.core.downloads.removeAll(keepingCapacity: true)
+            checkSessions.append(contentsOf: s.core.checks)
+            s.core.checks.removeAll(keepingCapacity: true)
+        }
+        checkSessions.sort { ($0.at, $0.phone) < ($1.at, $1.phone) }
+        out.sort { ($0.at, $0.phone, $0.package) < ($1.at, $1.phone, $1.package) }
+        return out
+    }
+
+    /// Test hook: keeps `client` offline during `window` (on top of the random offline days).
+    package func setOffline(client: Int, during window: Range<SimTime>) {
+        for s in shards where s.lower <= client && client < s.lower + s.clientCount {
+            s.setOffline(client: client, during: window)
+        }
+    }
+
+    /// Bytes of state per client (its record holds the time of its next event; there is no queue).
+    public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride }
+
+    package var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
+
+    /// Bytes per sampled client and day, in client order, of the days completed so far.
+    package func bytesPerClientCompleteDay() -> ArraySlice<[Int]> {
+        bytesPerClientDay().prefix(max(0, Int(max(1, now - start) / SimDuration.day)))
+    }
+
+    /// Bytes per sampled client and day, in client order (days completed or started so far).
+    package func bytesPerClientDay() -> [[Int]] {
+        let days = shards.map(\.core.bytesSample.count).max() ?? 0
+        return (0..<days).map { d in
+            shards.flatMap { s in d < s.core.bytesSample.count ? s.core.bytesSample[d] : [Int](repeating: 0, count: s.core.sampleCount) }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import EventEngine
+import GSL
+import SimulationCore
+
+/// A distribution run's outputs, ready to append to a run's results.
+public struct DistributionResults: Sendable {
+    /// The `distribution` section of summary.json.
+    public var summary: DistributionSummary
+    /// One row per simulated hour.
+    public var hourly: ResultTable
+    /// One row per simulated minute.
+    public var perMinute: ResultTable
+    /// Publication-to-download latency histogram, one row per minute of delay.
+    public var latency: ResultTable
+
+    /// The tables as run files: distribution_hourly.csv, distribution_minutes.csv, distribution_latency.csv.
+    public var tables: [NamedTable] {
+        [NamedTable("distribution_hourly.csv", hourly), NamedTable("distribution_minutes.csv", perMinute),
+         NamedTable("distribution_latency.csv", latency)]
+    }
+}
+
+/// The CWA seed's bandwidth estimate ("Bandwidth estimations"): 2,000 cases/day × 14 keys × 28 B
+/// = 392 B per case, 100% overhead, 30 M clients, 24 hourly requests per client and day.
+public enum CWASeedEstimate {
+    public static let clients = 30_000_000.0
+    /// The seed's "requests" are sessions: index and files of one check share one HTTP session.
+    public static let requestsPerDay = 720_000_000.0
+    public static let requestsPerSecond = 8_500.0
+    public static let terabytesPerDay = 42.8
+    public static let megabytesPerClientPerDay = 1.5
+}
+
+extension DistributionModel {
+    public func results() -> DistributionResults {
+        let counters = mergedCounters
+        let elapsed = max(1, now - start)
+        let days = Double(elapsed) / 86_400
+        func total(_ m: LoadCounters.Metric) -> Int { (0..<counters.minutes).reduce(0) { $0 + counters.value(m, minute: $1) } }
+        let index = total(.indexRequests), packages = total(.packageRequests)
+        let requests = index + packages
+        let bytes = total(.bytes), errors = total(.errors)
+        let perDay = Double(requests) / days
+        let bytesPerDay = Double(bytes) / days
+        let peak = counters.requestsPerSecond.max().map(Int.init) ?? 0
+
+        // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
+        let sample = bytesPerClientCompleteDay().flatMap { $0.map(Double.init) }
+        let sorted = Statistics.sorted(sample)
+        func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
+        let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)
+
+        let latencyCount = counters.latencyMinutes.reduce(0, +)
+        func latencyQuantile(_ p: Double) -> Double {
+            guard latencyCount > 0 else { return 0 }
+            let target = p * Double(latencyCount)
+            var cumulative = 0
+            for (bin, n) in counters.latencyMinutes.enumerated() {
+                cumulative += n
+                if Double(cumulative) >= target { return Double(bin) + 0.5 }
+            }
+            return Double(counters.latencyMinutes.count)
+        }
+        let errorCI = Proportion.wilson(successes: errors, trials: max(1, requests))
+        let seedScale = Double(clientCount) / CWASeedEstimate.clients
+        let mbPerClientDay = meanBytes / 1e6
+
+        let sessions = total(.sessions)
+        let summary = DistributionSummary(
+            flavor: flavor.rawValue, clients: clientCount, contactPhones: contactPhones, stateBytesPerClient: Self.bytesPerClient,
+            simulatedDays: days, packagesPublished: published.count, requests: requests, indexRequests: index,
+            packageRequests: packages, retryRequests: total(.retryRequests), notModified304: total(.notModified),
+            notFound404: total(.notFound), errors: errors,
+            errorRate: .init(estimate: requests > 0 ? Double(errors) / Double(requests) : 0, lower: errorCI.lower, upper: errorCI.upper),
+            sessions: sessions, offlineChecks: total(.offlineChecks), deferredChecks: total(.deferredChecks),
+            packagesDownloaded: total(.downloads), requestsPerDay: perDay, sessionsPerDay: Double(sessions) / days, bytes: bytes,
+            terabytesPerDay: bytesPerDay / 1e12, meanRequestsPerSecond: perDay / 86_400, peakRequestsPerSecond: peak,
+            bytesPerClientPerDay: .init(sampledClientDays: sorted.count, mean: meanBytes, median: q(0.5), p95: q(0.95)),
+            latencyMinutes: .init(downloads: latencyCount, median: latencyQuantile(0.5), p90: latencyQuantile(0.9),
+                                  p99: latencyQuantile(0.99)),
+            cwaSeedComparison: SeedComparison(
+                note: "seed figures scaled to \(clientCount) clients (seed: 30 M)",
+                requestsPerDay: .init(seed: CWASeedEstimate.requestsPerDay * seedScale, ensim: perDay),
+                sessionsPerDay: .init(seed: CWASeedEstimate.requestsPerDay * seedScale, ensim: Double(sessions) / days),
+                requestsPerSecond: .init(seed: CWASeedEstimate.requestsPerSecond * seedScale, ensim: perDay / 86_400),
+                terabytesPerDay: .init(seed: CWASeedEstimate.terabytesPerDay * seedScale, ensim: bytesPerDay / 1e12),
+                megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)))
+
+        let metrics = LoadCounters.Metric.allCases
+        var perMinute = ResultTable(columns: ["minute", "time_utc", "requests"] + metrics.map(\.column) + ["peak_requests_per_second"])
+        var hourly = ResultTable(columns: ["hour", "time_utc", "requests"] + metrics.filter { $0 != .clients }.map(\.column)
+                                 + ["peak_requests_per_second"])
+        let minutes = Int(elapsed / 60)
+        func peakSeconds(_ range: Range<Int>) -> Int {
+            let r = range.clamped(to: 0..<counters.requestsPerSecond.count)
+            return r.isEmpty ? 0 : Int(counters.requestsPerSecond[r].max()!)
+        }
+        for m in 0..<minutes {
+            let values = metrics.map { counters.value($0, minute: m) }
+            let t = start + Int64(m) * 60
+            perMinute.append([.integer(Int64(m)), .text(Self.timestamp(t)),
+                              .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
+                             + [.integer(Int64(peakSeconds(m * 60..<(m + 1) * 60)))])
+        }
+        for h in 0..<(minutes / 60) {
+            let hourMetrics = metrics.filter { $0 != .clients }
+            let values = hourMetrics.map { m in (h * 60..<(h + 1) * 60).reduce(0) { $0 + counters.value(m, minute: $1) } }
+            hourly.append([.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)),
+                           .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
+                          + [.integer(Int64(peakSeconds(h * 3_600..<(h + 1) * 3_600)))])
+        }
+        var latency = ResultTable(columns: ["latency_minute", "downloads"])
+        let lastBin = counters.latencyMinutes.lastIndex { $0 > 0 } ?? -1
+        for bin in 0...max(0, lastBin) where lastBin >= 0 {
+            latency.append([.integer(Int64(bin)), .integer(Int64(counters.latencyMinutes[bin]))])
+        }
+        return DistributionResults(summary: summary, hourly: hourly, perMinute: perMinute, latency: latency)
+    }
+
+    package static func timestamp(_ t: SimTime) -> String {
+        let s = SimClock.secondOfDay(t)
+        let hh = s / 3_600, mm = s / 60 % 60
+        return "\(CivilDate(containing: t))T\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm):00Z"
+    }
+}

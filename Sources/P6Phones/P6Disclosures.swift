@@ -1,0 +1,73 @@
+import EventEngine
+import GSL
+import HealthBackend
+import P6
+
+/// A P6 disclosure as published, with the ground truth the simulator keeps beside it.
+package struct P6PublishedDisclosure: Sendable {
+    package let disclosure: P6Disclosure
+    package let person: Int32
+    package let phone: Int32
+    /// The case's test (notification latency is measured from it, as for GAEN).
+    package let testedAt: SimTime
+    /// When the case disclosed (its GAEN upload); Rx parts after it are never matched.
+    package let at: SimTime
+    /// End of the disclosure-file period it is published in.
+    package let fileTime: SimTime
+    package let bytes: Int
+    /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
+    package var streams: [Int32] = [0]
+}
+
+/// Builds disclosures as the P6 SDK would: the Tx traces of the case's epochs in its infectious
+/// window that started at least the minimum age before the disclosure (the current one cut at the
+/// disclosure time), plus its Rx trace for the periods of those epochs when it was not transmitting.
+package struct P6DisclosureBuilder {
+    package let parameters: P6RunParameters
+    package let seed: UInt64
+    package let phoneIsIOS: [Bool]
+
+    /// - Parameter disclosedAt: the phone's disclosure times so far, this one included (each
+    ///   ended the epoch then in use and started a new one).
+    package func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime, disclosedAt: [SimTime]) -> P6PublishedDisclosure {
+        let t = upload.at, phone = Int(upload.phone)
+        let uploadDay = SimClock.dayNumber(t)
+        let first = firstDay(upload)
+        let stream = RandomStream(seed: seed, stream: "p6-disclosure", generator: .taus2)
+        var epochs: [P6Epoch] = []
+        var trace: [P6RxRecord] = []
+        for dayNumber in stride(from: first, through: uploadDay, by: 1) {
+            let midnight = dayNumber * SimDuration.day
+            let before = disclosedAt.filter { SimClock.dayNumber($0) == dayNumber && $0 <= t }
+            let used = P6PhoneModel.epochs(seed: seed, phone: phone, midnight: midnight, sliceSeconds: parameters.sliceSeconds,
+                                           disclosures: before, stream: stream)
+            let day = rx.day(Int((midnight - start) / SimDuration.day))
+            let share = phoneIsIOS[phone] ? parameters.transmit.iosShare : parameters.transmit.androidShare
+            let sessions = day == nil ? [] : P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
+                                                                          meanSessionSeconds: parameters.transmit.meanSessionSeconds, stream: stream)
+            for (k, epoch) in used.enumerated() {
+                // The seed's minimum age: an epoch is disclosed only once it started this long ago.
+                guard epoch.start < t, epoch.start + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
+                epochs.append(epoch.end > t ? try! epoch.ended(at: t) : epoch)
+                guard let day else { continue }
+                // The day's first epoch also takes receptions stamped just before midnight (clock offsets).
+                let from = k == 0 ? Int64.min : epoch.start, to = min(epoch.end, t)
+                for r in day.trace(phone) where r.time >= from && r.time < to && !sessions.contains(where: { $0.contains(r.time) }) {
+                    trace.append(r)
+                }
+            }
+        }
+        stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
+        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: trace)
+        let period = Int64(parameters.disclosureFileSeconds)
+        return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
+                                     testedAt: upload.positiveCase.testedAt, at: t,
+                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount)
+    }
+
+    /// First UTC day number a disclosure of `upload` covers: the case's infectious window, at most
+    /// the Rx retention back.
+    package func firstDay(_ upload: CaseUpload) -> Int64 {
+        max(upload.positiveCase.infectiousFromDay, SimClock.dayNumber(upload.at) - Int64(parameters.rxRetentionDays) + 1)
+    }
+}

@@ -1,0 +1,157 @@
+import Crypto
+import EventEngine
+import GSL
+import P6
+import SimulationCore
+import World
+
+/// Every app phone's P6 state for one UTC day: its epoch, transmit sessions and clock offset,
+/// each from the phone's own (seed, phone, day) streams. Only read by the contact shards.
+package final class P6PhoneDay: @unchecked Sendable {
+    package let dayIndex: Int
+    package let midnight: SimTime
+    package let epochs: [P6Epoch]
+    package let sessions: [[Range<SimTime>]]
+    package let clockOffsets: [Double]
+
+    package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int) {
+        self.dayIndex = dayIndex
+        self.midnight = midnight
+        let n = phoneIsIOS.count
+        var epochs = [P6Epoch?](repeating: nil, count: n)
+        var sessions = [[Range<SimTime>]](repeating: [], count: n)
+        var offsets = [Double](repeating: 0, count: n)
+        epochs.withUnsafeMutableBufferPointer { e in
+            sessions.withUnsafeMutableBufferPointer { s in
+                offsets.withUnsafeMutableBufferPointer { o in
+                    let (eb, sb, ob) = (SharedBuffer(base: e), SharedBuffer(base: s), SharedBuffer(base: o))
+                    forEachShard(count: n, threads: threads) { phones in
+                        let stream = RandomStream(seed: seed, stream: "p6-phone", generator: .taus2)
+                        for phone in phones {
+                            eb.base[phone] = P6PhoneModel.epoch(seed: seed, phone: phone, midnight: midnight,
+                                                                sliceSeconds: p.sliceSeconds, stream: stream)
+                            let share = phoneIsIOS[phone] ? p.transmit.iosShare : p.transmit.androidShare
+                            sb.base[phone] = P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
+                                                                           meanSessionSeconds: p.transmit.meanSessionSeconds, stream: stream)
+                            stream.reseed(StreamKey(seed: seed, stream: "p6-clock", index: UInt64(phone) << 24 | UInt64(dayIndex)))
+                            ob.base[phone] = stream.normal(sd: p.clockOffsetSigmaSeconds)
+                        }
+                    }
+                }
+            }
+        }
+        self.epochs = epochs.map { $0! }
+        self.sessions = sessions
+        clockOffsets = offsets
+    }
+
+    /// Whether `phone` transmits at time `t` (sessions are ascending and disjoint).
+    package func transmits(_ phone: Int, at t: SimTime) -> Bool {
+        let s = sessions[phone]
+        var lo = 0, hi = s.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if s[mid].upperBound <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < s.count && s[lo].contains(t)
+    }
+}
+
+/// One contact shard's P6 recorder, beside GAEN's `EncounterRecorder`: for every contact
+/// between two app phones that exchange beacons, what each hears of the other's iBeacons.
+/// The contact's fixed losses are GAEN's own draw (same stream key), so both protocols
+/// face the same placements and body blocking; P6's own draws come from a separate stream.
+package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
+    package let day: RadioDay
+    package let phones: P6PhoneDay
+    package private(set) var batch = P6RxBatch()
+    private var heard: [P6RxRecord] = []
+    private let lossStream: RandomStream
+    private let stream: RandomStream
+    /// Per sender, its epoch restarted every `framesPerCheckpoint` frames (IEC = that frame's code),
+    /// so a contact late in the day does not replay the HMAC chain from midnight.
+    private var checkpoints: [Int: [P6Epoch]] = [:]
+    package static let framesPerCheckpoint = 16
+
+    package init(day: RadioDay, phones: P6PhoneDay) {
+        self.day = day
+        self.phones = phones
+        lossStream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
+        stream = RandomStream(seed: day.seed, stream: "p6-radio", generator: .taus2)
+    }
+
+    package func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
+        guard day.availability.exchangesBeacons(phoneA), day.availability.exchangesBeacons(phoneB) else { return }
+        hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
+        hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
+    }
+
+    private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
+        let sessions = phones.sessions[sender]
+        let end = contact.start + Int64(contact.duration)
+        guard sessions.contains(where: { $0.lowerBound < end && $0.upperBound > contact.start }) else { return }
+        lossStream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
+        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
+                                         placements: day.placements, stream: lossStream)
+        stream.reseed(StreamKey(seed: day.seed, stream: "p6-radio", index: key))
+        heard.removeAll(keepingCapacity: true)
+        P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),
+                                sessions: sessions, model: day.model, extraLoss: loss, clockOffsetSeconds: phones.clockOffsets[receiver],
+                                stream: stream, into: &heard)
+        for r in heard {
+            batch.receivers.append(Int32(receiver))
+            batch.senders.append(Int32(sender))
+            batch.records.append(P6PackedRx.pack(r, midnight: phones.midnight))
+        }
+    }
+
+    /// The sender's epoch from the last checkpoint at or before `t`: the same codes at the same
+    /// times (frame code and slice order come from the restarted IEC), fewer HMACs.
+    private func epoch(_ sender: Int, from t: SimTime) -> P6Epoch {
+        let base = phones.epochs[sender]
+        let span = Int64(Self.framesPerCheckpoint * P6Epoch.slicesPerFrame * base.sliceDuration)
+        let c = t <= base.start ? 0 : min(Int((t - base.start) / span), (base.frameCount - 1) / Self.framesPerCheckpoint)
+        var chain = checkpoints[sender] ?? [base]
+        if chain.count <= c {
+            let keyed = HMAC<SHA256>(key: base.progressionKey)
+            var fc = chain.last!.initialFrameCode
+            while chain.count <= c {
+                for _ in 0..<Self.framesPerCheckpoint { fc = fc.next(keyed: keyed) }
+                let offset = Int64(chain.count) * span
+                chain.append(try! P6Epoch(start: base.start + offset, duration: base.duration - Int(offset),
+                                          sliceDuration: base.sliceDuration, iec: fc.bytes, epk: base.epk))
+            }
+            checkpoints[sender] = chain
+        }
+        return chain[c]
+    }
+}
+
+/// P6 phones as an observer of one day's app-pair contacts, beside the GAEN radio: the shards'
+/// receptions are merged in shard order and handed to `store`.
+package final class P6Recording: AppContactObserver {
+    package let day: RadioDay
+    package let phones: P6PhoneDay
+    private let store: (P6RxBatch) -> Void
+    private var shards = ShardResults<P6Recorder>(count: 0)
+
+    package init(day: RadioDay, phones: P6PhoneDay, store: @escaping (P6RxBatch) -> Void) {
+        self.day = day
+        self.phones = phones
+        self.store = store
+    }
+
+    package func beginShards(_ count: Int) { shards = ShardResults(count: count) }
+
+    package func recorder(shard index: Int) -> any AppContactRecorder {
+        let recorder = P6Recorder(day: day, phones: phones)
+        shards.set(index, recorder)
+        return recorder
+    }
+
+    package func endShards() {
+        var batch = P6RxBatch()
+        for r in shards.all { batch.append(r.batch) }
+        store(batch)
+    }
+}

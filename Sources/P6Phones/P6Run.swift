@@ -1,0 +1,149 @@
+import Distribution
+import EventEngine
+import GSL
+import HealthBackend
+import P6
+import SimulationCore
+import World
+
+/// P6 phones in a run, next to GAEN: each day's epochs and transmit sessions, the Rx traces the
+/// contact phase records, disclosures when a case's GAEN upload is accepted (each ends the
+/// phone's epoch at once and starts a new one), hourly disclosure files per region stream fetched
+/// through their own distribution models, and matching on each phone against the files it fetched. The
+/// contact phase reaches the phones through `contactObserver`; the run calls `endDay` (after
+/// detection) and `finish`.
+package final class P6Run {
+    package let parameters: P6RunParameters
+    package let seed: UInt64
+    package let start: SimTime
+    package let days: Int
+    package let threads: Int
+    package let phoneIsIOS: [Bool]
+    /// Home region of every person and app phone (one region unless `p6.regions.count` > 1).
+    package let regions: P6Regions
+    package private(set) var rx: P6RxStore
+    package private(set) var disclosures: [P6PublishedDisclosure] = []
+    /// Every disclosure time per phone, ascending.
+    package private(set) var disclosedAt: [Int32: [SimTime]] = [:]
+    package let downloads: P6DisclosureDownloads
+    /// Every full match, in (day, phone) order.
+    package private(set) var fullMatches: [P6FullMatch] = []
+    /// First notification per phone: when it fetched the file holding the disclosure that raised it.
+    package private(set) var notifications: [Int32: (at: SimTime, disclosure: Int32, byTx: Bool)] = [:]
+    private var uploadsSeen = 0
+    package private(set) var txSingles: Int64 = 0
+    package private(set) var rxSingles: Int64 = 0
+    package private(set) var rxStats = RunningStatistics()
+    private var phoneDay: P6PhoneDay?
+    /// The day's receptions, kept with their senders until the day's disclosures are known.
+    private var pending: P6RxBatch?
+
+    package init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
+         phoneIsIOS: [Bool], regions: P6Regions, threads: Int) {
+        self.parameters = parameters
+        self.seed = seed
+        self.start = start
+        self.days = days
+        self.phoneIsIOS = phoneIsIOS
+        self.threads = threads
+        self.regions = regions
+        rx = P6RxStore(retentionDays: parameters.rxRetentionDays)
+        downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
+                                          start: start, phoneIsIOS: phoneIsIOS, regionOfPhone: regions.ofPhone,
+                                          regions: regions.count, subscription: parameters.subscription, threads: threads)
+    }
+
+    package var phones: Int { phoneIsIOS.count }
+
+    /// Today's observer of the contact phase: every phone's epoch, sessions and clock for the
+    /// day, and the receptions held until `endDay` knows who disclosed that day.
+    package func contactObserver(radio: RadioDay) -> any AppContactObserver {
+        precondition(pending == nil, "the previous day's receptions were not kept")
+        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
+                             phoneIsIOS: phoneIsIOS, threads: threads)
+        phoneDay = day
+        return P6Recording(day: radio, phones: day) { [unowned self] batch in pending = batch }
+    }
+
+    /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the
+    /// day's disclosures), disclosures for the new uploads in their region streams, their files
+    /// published, every phone's checks of the day, and matching of what each phone fetched.
+    /// - Parameter groundTruth: the retained days' contacts (who a discloser met, for stated regions).
+    package func endDay(dayIndex: Int, uploads: [CaseUpload], unavailablePhones: [Bool], groundTruth: [GroundTruthDay] = []) {
+        let fresh = uploads[uploadsSeen...].filter { $0.phone >= 0 }
+        uploadsSeen = uploads.count
+        for u in fresh { disclosedAt[u.phone, default: []].append(u.at) }
+        keepDay(disclosers: Set(fresh.map(\.phone)))
+        let builder = P6DisclosureBuilder(parameters: parameters, seed: seed, phoneIsIOS: phoneIsIOS)
+        let streams = regions.streams(fresh.enumerated().map { k, u in
+            P6Regions.Discloser(person: u.positiveCase.person, index: disclosures.count + k, fromDay: builder.firstDay(u))
+        }, statedShare: parameters.statedRegionsShare, seed: seed, groundTruth: groundTruth, startDay: SimClock.dayNumber(start))
+        for (k, u) in fresh.enumerated() {
+            var d = builder.build(u, index: disclosures.count, rx: rx, start: start, disclosedAt: disclosedAt[u.phone]!)
+            d.streams = streams[k]
+            disclosures.append(d)
+        }
+        let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
+        downloads.publish(disclosures, until: dayEnd)
+        match(downloads.advance(until: dayEnd, unavailableContactPhones: unavailablePhones))
+    }
+
+    /// Stores the pending day, with the codes of phones that disclosed that day re-derived.
+    private func keepDay(disclosers: Set<Int32>) {
+        guard var batch = pending, let day = phoneDay else { return }
+        pending = nil
+        let stream = RandomStream(seed: seed, stream: "p6-epoch-restart", generator: .taus2)
+        var epochs: [Int32: [P6Epoch]] = [:]
+        for phone in disclosers {
+            let times = disclosedAt[phone]!.filter { SimClock.dayNumber($0) == SimClock.dayNumber(day.midnight) }
+            guard !times.isEmpty else { continue }
+            epochs[phone] = P6PhoneModel.epochs(seed: seed, phone: Int(phone), midnight: day.midnight, sliceSeconds: parameters.sliceSeconds,
+                                                disclosures: times, stream: stream)
+        }
+        batch.restartingEpochs(epochs, clockOffsets: day.clockOffsets, midnight: day.midnight)
+        let stored = P6RxDay(dayIndex: day.dayIndex, midnight: day.midnight, phones: phones, batch: batch)
+        if phones > 0 { rxStats.add(Double(stored.records.count) / Double(phones)) }
+        rx.add(stored)
+    }
+
+    /// Each phone that fetched files matches its retained Rx trace against their disclosures;
+    /// a full match notifies it when it fetched a file holding the disclosure.
+    private func match(_ fetched: [PackageDownload]) {
+        guard !fetched.isEmpty else { return }
+        // Per phone, the files it fetched today (in time order).
+        var byPhone: [Int32: [(file: Int, at: SimTime)]] = [:]
+        for d in fetched { byPhone[d.phone, default: []].append((d.package, d.at)) }
+        let fetchers = byPhone.keys.sorted()
+        let files = downloads.files
+        let batch = Set(fetched.flatMap { files[$0.package].disclosures }).sorted().map { ($0, disclosures[Int($0)]) }
+        let index = P6MatchIndex(disclosures: batch, parameters: parameters)
+        guard !index.isEmpty else { return }
+        let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
+        // Per fetcher, the disclosures in the files it fetched today.
+        let fetchedDisclosures: [Set<Int32>] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }) }
+        let workers = max(1, min(threads, fetchers.count))
+        let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
+        let per = (fetchers.count + workers - 1) / workers
+        forEachShard(count: workers, threads: workers) { shards in
+            for w in shards {
+                var out: [P6PhoneMatches] = []
+                for k in (w * per)..<min(fetchers.count, (w + 1) * per) {
+                    let phone = fetchers[k]
+                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: fetchedDisclosures[k]))
+                }
+                outputs.set(w, out)
+            }
+        }
+        for m in outputs.all.joined() {
+            txSingles += Int64(m.txSingles)
+            rxSingles += Int64(m.rxSingles)
+            fullMatches += m.full
+            // A phone is notified by the earliest fetch of a file holding a disclosure it fully matched.
+            for f in m.full {
+                let at = byPhone[f.phone]!.filter { files[$0.file].disclosures.contains(f.disclosure) }.map(\.at).min()!
+                if let n = notifications[f.phone], (n.at, n.disclosure) <= (at, f.disclosure) { continue }
+                notifications[f.phone] = (at, f.disclosure, f.byTx)
+            }
+        }
+    }
+}

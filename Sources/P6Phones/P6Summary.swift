@@ -1,0 +1,106 @@
+import Detection
+import Distribution
+import HealthBackend
+import SimulationCore
+/// summary.json's `p6` section: P6 phones' disclosures, downloads and detections, scored
+/// against the same ground truth as GAEN's.
+public struct P6Summary: Equatable, Sendable, Encodable {
+    /// Bytes per app phone and day: everything fetched, the disclosure files, and their Tx and Rx parts.
+    public struct BytesPerPhoneDay: Equatable, Sendable, Encodable {
+        public var total: Double
+        public var payload: Double
+        public var txPart: Double
+        public var rxPart: Double
+
+        package enum CodingKeys: String, CodingKey { case total, payload, txPart = "tx_part", rxPart = "rx_part" }
+    }
+
+    /// One region's disclosure stream as fetched: its region first, then its distribution figures.
+    public struct RegionDownload: Equatable, Sendable, Encodable {
+        public var region: Int
+        public var distribution: DistributionSummary
+
+        package enum CodingKeys: String, CodingKey { case region }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(region, forKey: .region)
+            try distribution.encode(to: encoder)
+        }
+    }
+
+    /// The disclosure files' distribution: one stream's figures, or one entry per region's stream.
+    public enum Download: Equatable, Sendable, Encodable {
+        case single(DistributionSummary)
+        case regions([RegionDownload])
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .single(let summary): try c.encode(summary)
+            case .regions(let streams): try c.encode(streams)
+            }
+        }
+    }
+
+    /// Regional streams (several regions only).
+    public struct Regions: Equatable, Sendable, Encodable {
+        public var count: Int
+        public var subscription: String
+        public var statedRegionsShare: Double
+        public var disclosuresInSeveralStreams: Int
+        public var streamsPerDisclosure: Double
+        public var falseNegativesOtherRegion: Int
+
+        package enum CodingKeys: String, CodingKey {
+            case count, subscription, statedRegionsShare = "stated_regions_share"
+            case disclosuresInSeveralStreams = "disclosures_in_several_streams", streamsPerDisclosure = "streams_per_disclosure"
+            case falseNegativesOtherRegion = "false_negatives_other_region"
+        }
+    }
+
+    public var sliceSeconds: Int
+    public var matchRule: String
+    public var rxRecordsPerPhoneDay: Double
+    public var rxStoreBytesAtEnd: Int
+    public var disclosures: Int
+    public var disclosuresPublished: Int
+    public var disclosedEpochs: Int
+    public var disclosedRxRecords: Int
+    public var disclosureBytes: Int
+    public var disclosureBytesMax: Int
+    public var files: Int
+    public var fileBytes: Int
+    public var bytesPerPhonePerDay: BytesPerPhoneDay
+    public var download: Download
+    public var txSingleSliceMatches: Int64
+    public var txFullMatches: Int
+    public var rxSingleSliceMatches: Int64
+    public var rxFullMatches: Int
+    public var notified: Int
+    public var notifiedFirstByTx: Int
+    public var notifiedFirstByRx: Int
+    public var truePositives: Int
+    public var falsePositives: Int
+    public var closeContactsWithApp: Int
+    public var falseNegatives: Int
+    public var precision: ProportionSummary
+    public var recall: ProportionSummary
+    public var falsePositivesPer1000Notified: ProportionSummary
+    public var latencyHours: LatencyHoursSummary
+    public var regions: Regions?
+
+    package enum CodingKeys: String, CodingKey {
+        case sliceSeconds = "slice_seconds", matchRule = "match_rule", rxRecordsPerPhoneDay = "rx_records_per_phone_day"
+        case rxStoreBytesAtEnd = "rx_store_bytes_at_end", disclosures, disclosuresPublished = "disclosures_published"
+        case disclosedEpochs = "disclosed_epochs", disclosedRxRecords = "disclosed_rx_records", disclosureBytes = "disclosure_bytes"
+        case disclosureBytesMax = "disclosure_bytes_max", files, fileBytes = "file_bytes"
+        case bytesPerPhonePerDay = "bytes_per_phone_per_day", download
+        case txSingleSliceMatches = "tx_single_slice_matches", txFullMatches = "tx_full_matches"
+        case rxSingleSliceMatches = "rx_single_slice_matches", rxFullMatches = "rx_full_matches", notified
+        case notifiedFirstByTx = "notified_first_by_tx", notifiedFirstByRx = "notified_first_by_rx"
+        case truePositives = "true_positives", falsePositives = "false_positives"
+        case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
+        case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
+    }
+}

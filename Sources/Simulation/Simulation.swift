@@ -1,0 +1,130 @@
+import Analytics
+import Detection
+import Distribution
+import EventEngine
+import GAEN
+import GSL
+import HealthBackend
+import P6Phones
+import SimulationCore
+import World
+
+/// What a long run reports after each simulated day.
+public struct RunProgress: Sendable {
+    public let day: Int
+    public let days: Int
+    public let simulatedTime: SimTime
+    public let eventsProcessed: Int
+    public let appPhones: Int
+    public let contacts: Int64
+    public let scanInstances: Int64
+}
+
+/// One simulation run: the day's pipeline of stages, driven by the event engine day by day.
+///
+/// At each UTC midnight (the engine's midnight event) every stage starts its day in order:
+/// the world rolls keys and draws the day's contacts, the radio and P6 hearing them, and the
+/// health system draws the day's index cases. The engine then runs the day's health and backend
+/// events. After the day's last event every stage ends its day in order: packages reach the
+/// CDN and clients fetch them, phones run exposure detection, analytics and P6 follow.
+public final class Simulation {
+    public let config: SimulationConfig
+    private let engine: Engine<SimulationEvent>
+
+    // The stages, in the day's order.
+    package let world: WorldStage
+    package let keySubmission: KeySubmissionStage
+    package let distributionStage: DistributionStage
+    package let detectionStage: DetectionStage
+    package let analytics: AnalyticsStage?
+    package let p6Stage: P6Stage?
+    private let stages: [any Stage]
+
+    private var daily = ResultTable(columns: ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
+                                    + DistributionStage.dailyColumns + DetectionStage.dailyColumns)
+
+    /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
+    public init(config: SimulationConfig) throws {
+        precondition(config.days >= 1 && config.populationSize >= 1, "validated by the scenario layer")
+        self.config = config
+        let engine = Engine<SimulationEvent>(start: config.start)
+        self.engine = engine
+        let run = config.context
+        world = WorldStage(run, population: config.population, availability: config.availability, contacts: config.contacts,
+                           radio: config.radio)
+        keySubmission = try KeySubmissionStage(run, health: config.health, backend: config.backend, world: world) { event, t in
+            _ = engine.schedule(.keySubmission(event), at: t)
+        }
+        distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission)
+        detectionStage = DetectionStage(run, parameters: config.detection, world: world, backend: keySubmission,
+                                        distribution: distributionStage)
+        analytics = AnalyticsStage(run, parameters: config.analytics, availability: config.availability, world: world,
+                                   distribution: distributionStage, detection: detectionStage)
+        p6Stage = P6Stage(run, parameters: config.p6, downloads: config.distribution, world: world, backend: keySubmission,
+                          distribution: distributionStage, detection: detectionStage)
+        var stages: [any Stage] = [world, keySubmission, distributionStage, detectionStage]
+        if let analytics { stages.append(analytics) }
+        if let p6Stage { stages.append(p6Stage) }
+        self.stages = stages
+    }
+
+    public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
+        engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
+        engine.scheduleRecurring(.keySubmission(.hour), first: config.start, every: SimDuration.hour, priority: 1)
+        for dayIndex in 0..<config.days {
+            let day = SimulatedDay(index: dayIndex, start: config.start)
+            let eventsBefore = engine.processedCount
+            try engine.run(until: day.end) { event in
+                switch event {
+                case .midnight: for stage in stages { try stage.startDay(day) }
+                case .keySubmission(let e): try keySubmission.handle(e, now: engine.now)
+                }
+            }
+            for stage in stages { try stage.endDay(day) }
+            daily.append([.integer(Int64(dayIndex)), .text(CivilCalendar.isoDateString(day.midnight))] + world.today.values
+                         + [.integer(Int64(engine.processedCount - eventsBefore))] + keySubmission.dailyValues(day)
+                         + distributionStage.dailyValues + detectionStage.dailyValues)
+            progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
+                                 appPhones: world.fleet.count, contacts: world.totalContacts, scanInstances: world.totalScans))
+        }
+        return results()
+    }
+
+    /// Every stage's result, once the last day has run.
+    private func results() -> SimulationResults {
+        let w = world.result()
+        let backend = keySubmission.result()
+        let delivered = distributionStage.result()
+        let detected = detectionStage.result()
+        var summary = RunSummary(
+            scenario: config.name, start: CivilCalendar.isoDateString(config.start), days: config.days, population: w.population,
+            appPhones: w.appPhones, appAdoption: IntervalSummary(w.appAdoption), contacts: w.contacts,
+            contactsPerPersonDay: Double(w.contacts * 2) / Double(config.populationSize * config.days),
+            scanInstances: w.scanInstances, encounterBytesPerPhoneDay: IntervalSummary(w.encounterBytesPerPhoneDay),
+            encounterStoreBytesAtEnd: w.encounterStoreBytesAtEnd, health: backend.health, backend: backend.backend,
+            events: engine.processedCount,
+            eventsByKind: NamedValues(SimulationEvent.kindNames.enumerated().map { ($0.element, engine.processedCount(of: $0.offset)) }),
+            distribution: delivered.summary, detection: detected.summary)
+        var tables = [NamedTable("packages.csv", backend.packages)] + delivered.tables + detected.tables
+        if let p6 = p6Stage?.result() {
+            summary.p6 = p6.summary
+            tables += p6.tables
+        }
+        if let analytics = analytics?.result() {
+            summary.analytics = analytics.summary
+            tables += analytics.tables
+        }
+        return SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil, tables: tables,
+                                 files: [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
+                                     + backend.exports)
+    }
+
+    private func hourlyTable() -> ResultTable {
+        var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns)
+        for (h, n) in world.scanInstancesByHour.enumerated() {
+            let t = config.start + Int64(h) * SimDuration.hour
+            table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(n)] + keySubmission.pipeline.hourValues(h))
+        }
+        return table
+    }
+}

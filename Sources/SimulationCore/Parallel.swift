@@ -1,0 +1,35 @@
+import Dispatch
+
+/// Runs `body` over `count` items split into contiguous shards, one per worker, and
+/// waits. Each shard writes only its own items, so the result never depends on `threads`.
+package func forEachShard(count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
+    let workers = max(1, min(threads, count))
+    if workers == 1 {
+        body(0..<count)
+        return
+    }
+    let per = (count + workers - 1) / workers
+    DispatchQueue.concurrentPerform(iterations: workers) { w in
+        let lower = w * per, upper = min(count, lower + per)
+        if lower < upper { body(lower..<upper) }
+    }
+}
+
+/// A buffer that parallel shards write into at disjoint indices.
+package struct SharedBuffer<Element>: @unchecked Sendable {
+    package let base: UnsafeMutableBufferPointer<Element>
+
+    package init(base: UnsafeMutableBufferPointer<Element>) { self.base = base }
+}
+
+/// One result slot per shard, written by that shard only, read after all shards finished.
+package final class ShardResults<T: Sendable>: @unchecked Sendable {
+    private var slots: [T?]
+
+    package init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    package func set(_ index: Int, _ value: T) { slots[index] = value }
+
+    /// In shard order.
+    package var all: [T] { slots.map { $0! } }
+}

@@ -1,0 +1,227 @@
+import EventEngine
+
+/// Who can meet whom: households, workplaces, school classes and public-transport riders,
+/// built once per run; and the daily contacts each person initiates.
+///
+/// Every person draws their day's contacts from their own streams, one per layer, so a
+/// person's contacts never depend on other people, on event order, on thread count, or on
+/// parameters of other layers. Counts are per initiator: each contact involves two people,
+/// so the per-person means in `ContactParameters` are halved for initiators.
+public final class ContactNetwork: Sendable {
+    public let parameters: ContactParameters
+    package let seed: UInt64
+    package let size: Int
+    /// Households are contiguous ranges of people: `householdStart[householdOf[p]] ..< householdEnd`.
+    package let householdOf: [Int32]
+    package let householdStart: [Int32]
+    package let workplace: Groups
+    package let schoolClass: Groups
+    /// People riding public transport on weekdays, and whether each person does.
+    package let riders: [Int32]
+    package let isRider: [Bool]
+
+    public init(population: Population, parameters: ContactParameters, seed: UInt64) {
+        self.parameters = parameters
+        self.seed = seed
+        size = population.size
+        let rng = RandomStream(seed: seed, stream: "network")
+
+        // Households: consecutive people, sizes drawn from the size distribution.
+        let sizes = try! DiscreteDistribution(weights: parameters.householdSizeShares)
+        var householdOf = [Int32](repeating: 0, count: size)
+        var starts: [Int32] = []
+        var person = 0
+        while person < size {
+            let members = min(sizes.sample(rng) + 1, size - person)
+            starts.append(Int32(person))
+            for p in person..<(person + members) { householdOf[p] = Int32(starts.count - 1) }
+            person += members
+        }
+        starts.append(Int32(size))
+        self.householdOf = householdOf
+        householdStart = starts
+
+        // Workplaces and classes: shuffled so that household members are not colleagues.
+        var workers = (0..<size).filter { population.age[$0] == .adult && rng.bernoulli(p: parameters.employedShare) }.map(Int32.init)
+        rng.shuffle(&workers)
+        workplace = Groups(members: workers, size: size) { rng.poisson(mean: max(0, parameters.workplaceSizeMean - 2)) + 2 }
+        var pupils = (0..<size).filter { population.age[$0] == .child }.map(Int32.init)
+        rng.shuffle(&pupils)
+        schoolClass = Groups(members: pupils, size: size) { parameters.classSize }
+
+        var isRider = [Bool](repeating: false, count: size)
+        var riders: [Int32] = []
+        for p in 0..<size where population.age[p] != .senior && rng.bernoulli(p: parameters.transportShare) {
+            isRider[p] = true
+            riders.append(Int32(p))
+        }
+        self.riders = riders
+        self.isRider = isRider
+    }
+
+    public var householdCount: Int { householdStart.count - 1 }
+
+    /// Calls `emit` for every contact `person` initiates on the day starting at `midnight`.
+    /// `stream` and `segments` are the caller's scratch space (one per thread).
+    public func contacts(initiatedBy person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
+                         segments: inout [ContactSegment], _ emit: (ContactView) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            generate(person: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments, emit)
+        }
+    }
+
+    private func generate(person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
+                          segments: inout [ContactSegment], _ emit: @escaping (ContactView) -> Void) {
+        let p = parameters
+        let weekday = CivilCalendar.weekday(of: midnight) < 5
+        var maker = ContactMaker(person: Int32(person), midnight: midnight, stream: stream, segments: segments, emit: emit)
+        defer { segments = maker.segments }
+
+        maker.begin(.household, seed: seed, dayIndex: dayIndex)
+        let h = Int(householdOf[person])
+        for other in (person + 1)..<Int(householdStart[h + 1]) {
+            // At home people sit or stand still longer: the distance changes every 5–15 minutes.
+            maker.contact(with: other, startWindow: 17 * 3600...21 * 3600, minutesMean: p.householdMinutesMean,
+                          metresMedian: p.householdMetresMedian, stretch: 300...900)
+        }
+        if weekday, let group = workplace.members(of: person) {
+            maker.begin(.workplace, seed: seed, dayIndex: dayIndex)
+            for _ in 0..<stream.poisson(mean: p.workplaceContactsMean / 2) where group.count > 1 {
+                maker.contact(with: maker.pickOther(in: group), startWindow: 9 * 3600...16 * 3600,
+                              minutesMean: p.workplaceMinutesMean, metresMedian: p.workplaceMetresMedian)
+            }
+        }
+        if weekday, let group = schoolClass.members(of: person) {
+            maker.begin(.school, seed: seed, dayIndex: dayIndex)
+            for _ in 0..<stream.poisson(mean: p.schoolContactsMean / 2) where group.count > 1 {
+                maker.contact(with: maker.pickOther(in: group), startWindow: 8 * 3600...12 * 3600,
+                              minutesMean: p.schoolMinutesMean, metresMedian: p.schoolMetresMedian)
+            }
+        }
+        maker.begin(.community, seed: seed, dayIndex: dayIndex)
+        if size > 1 {
+            let count = stream.negativeBinomial(mean: p.communityContactsMean / 2, dispersion: p.communityDispersion)
+            for _ in 0..<count {
+                var other = stream.uniformInt(size - 1)
+                if other >= person { other += 1 }
+                maker.contact(with: other, startWindow: 8 * 3600...20 * 3600, minutesMean: p.communityMinutesMean,
+                              metresMedian: p.communityMetresMedian)
+            }
+        }
+        if weekday, isRider[person], riders.count > 1 {
+            maker.begin(.transport, seed: seed, dayIndex: dayIndex)
+            for tripStart in [7 * 3600, 17 * 3600] {
+                for _ in 0..<stream.poisson(mean: p.transportContactsPerTrip / 2) {
+                    let other = Int(riders[stream.uniformInt(riders.count)])
+                    if other == person { continue }
+                    maker.transportContact(with: other, startWindow: tripStart...(tripStart + 2 * 3600),
+                                           minutesMean: p.transportMinutesMean, metres: p.transportMetresRange)
+                }
+            }
+        }
+    }
+}
+
+/// Members of groups (workplaces, classes) in compressed rows.
+package struct Groups {
+    package let groupOf: [Int32]
+    package let offsets: [Int32]
+    package let members: [Int32]
+
+    package init(members list: [Int32], size: Int, nextSize: () -> Int) {
+        var groupOf = [Int32](repeating: -1, count: size)
+        var offsets: [Int32] = [0]
+        var i = 0
+        while i < list.count {
+            let n = min(max(1, nextSize()), list.count - i)
+            for m in list[i..<(i + n)] { groupOf[Int(m)] = Int32(offsets.count - 1) }
+            i += n
+            offsets.append(Int32(i))
+        }
+        self.groupOf = groupOf
+        self.offsets = offsets
+        self.members = list
+    }
+
+    package func members(of person: Int) -> ArraySlice<Int32>? {
+        let g = Int(groupOf[person])
+        guard g >= 0 else { return nil }
+        return members[Int(offsets[g])..<Int(offsets[g + 1])]
+    }
+
+    package var count: Int { offsets.count - 1 }
+}
+
+/// Draws one person's contacts of one layer and hands them to the caller.
+package struct ContactMaker {
+    package let person: Int32
+    package let midnight: SimTime
+    package let stream: RandomStream
+    package var segments: [ContactSegment]
+    package let emit: (ContactView) -> Void
+    package var layer = ContactLayer.household
+
+    package init(person: Int32, midnight: SimTime, stream: RandomStream, segments: [ContactSegment], emit: @escaping (ContactView) -> Void) {
+        self.person = person
+        self.midnight = midnight
+        self.stream = stream
+        self.segments = segments
+        self.emit = emit
+    }
+
+    package mutating func begin(_ layer: ContactLayer, seed: UInt64, dayIndex: Int) {
+        self.layer = layer
+        stream.reseed(StreamKey(seed: seed, stream: "contacts-" + layer.name, index: UInt64(person) << 16 | UInt64(dayIndex)))
+    }
+
+    package func pickOther(in group: ArraySlice<Int32>) -> Int {
+        while true {
+            let other = group[group.startIndex + stream.uniformInt(group.count)]
+            if other != person { return Int(other) }
+        }
+    }
+
+    /// Log-normal with the given mean and log-sd 0.6, in whole seconds, at least a minute.
+    package func duration(minutesMean: Double) -> Int32 {
+        let sigma = 0.6
+        let minutes = stream.lognormal(zeta: log(minutesMean) - sigma * sigma / 2, sigma: sigma)
+        return Int32(max(60, min(minutes * 60, 12 * 3600)))
+    }
+
+    /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around `metresMedian`.
+    package mutating func contact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metresMedian: Double,
+                          stretch: ClosedRange<Int> = 60...300) {
+        let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
+        var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
+        segments.removeAll(keepingCapacity: true)
+        while remaining > 0 {
+            let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
+            let metres = min(10, max(0.3, stream.lognormal(zeta: log(metresMedian), sigma: 0.5)))
+            segments.append(ContactSegment(seconds: piece, metres: Float(metres)))
+            remaining -= piece
+        }
+        send(other: other, start: start)
+    }
+
+    /// Riders stand 1–3 m apart, changing every 1–3 minutes as people get on and off.
+    package mutating func transportContact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metres: ClosedRange<Double>) {
+        let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
+        var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
+        segments.removeAll(keepingCapacity: true)
+        while remaining > 0 {
+            let piece = min(remaining, Int32(60 + stream.uniformInt(121)))
+            segments.append(ContactSegment(seconds: piece, metres: Float(stream.uniform(metres.lowerBound, metres.upperBound))))
+            remaining -= piece
+        }
+        send(other: other, start: start)
+    }
+
+    private func send(other: Int, start: Int) {
+        segments.withUnsafeBufferPointer { buffer in
+            emit(ContactView(a: person, b: Int32(other), start: midnight + Int64(start), layer: layer, segments: buffer))
+        }
+    }
+}
+
+import Foundation
+import GSL

@@ -1,0 +1,72 @@
+/// Ground truth of one day: every pair of people who met (app users or not), with the time
+/// they spent within the close-contact distance and in total.
+public struct GroundTruthDay: Sendable {
+    public let dayIndex: Int
+    /// Pair keys `a << 32 | b` with a < b, ascending.
+    public let pairs: [UInt64]
+    public let secondsWithin: [Int32]
+    public let secondsTotal: [Int32]
+    public let closeContactSeconds: Int32
+
+    /// One raw contact: the pair, seconds within the close-contact distance, seconds in total.
+    package struct Entry: Sendable {
+        package var pair: UInt64
+        package var within: Int32
+        package var total: Int32
+    }
+
+    /// Aggregates raw contacts (unsorted, possibly several per pair).
+    package init(dayIndex: Int, contacts: [Entry], closeContactSeconds: Int32) {
+        self.dayIndex = dayIndex
+        self.closeContactSeconds = closeContactSeconds
+        let sorted = contacts.sorted { $0.pair < $1.pair }
+        var pairs: [UInt64] = [], within: [Int32] = [], total: [Int32] = []
+        pairs.reserveCapacity(sorted.count)
+        for c in sorted {
+            if pairs.last == c.pair {
+                within[within.count - 1] += c.within
+                total[total.count - 1] += c.total
+            } else {
+                pairs.append(c.pair)
+                within.append(c.within)
+                total.append(c.total)
+            }
+        }
+        self.pairs = pairs
+        secondsWithin = within
+        secondsTotal = total
+    }
+
+    private init(dayIndex: Int, pairs: [UInt64], secondsWithin: [Int32], secondsTotal: [Int32], closeContactSeconds: Int32) {
+        self.dayIndex = dayIndex
+        self.pairs = pairs
+        self.secondsWithin = secondsWithin
+        self.secondsTotal = secondsTotal
+        self.closeContactSeconds = closeContactSeconds
+    }
+
+    /// The same day restricted to its close contacts (what accuracy scoring needs, a fraction of the size).
+    public func closeContactsOnly() -> GroundTruthDay {
+        let keep = secondsWithin.indices.filter { secondsWithin[$0] >= closeContactSeconds }
+        return GroundTruthDay(dayIndex: dayIndex, pairs: keep.map { pairs[$0] }, secondsWithin: keep.map { secondsWithin[$0] },
+                              secondsTotal: keep.map { secondsTotal[$0] }, closeContactSeconds: closeContactSeconds)
+    }
+
+    package static func key(_ a: Int32, _ b: Int32) -> UInt64 {
+        let (lo, hi) = a < b ? (a, b) : (b, a)
+        return UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
+    }
+
+    /// Pairs that meet the close-contact rule (cumulative time within the distance on this day).
+    public var closeContacts: Int { secondsWithin.lazy.filter { $0 >= self.closeContactSeconds }.count }
+
+    public func isCloseContact(_ a: Int32, _ b: Int32) -> Bool {
+        let k = Self.key(a, b)
+        var lo = 0, hi = pairs.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pairs[mid] < k { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < pairs.count && pairs[lo] == k && secondsWithin[lo] >= closeContactSeconds
+    }
+}

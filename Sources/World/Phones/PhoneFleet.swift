@@ -1,0 +1,70 @@
+import EventEngine
+import GAEN
+import GSL
+import SimulationCore
+import Synchronization
+
+/// The phones running the app and their key material of the current UTC day: the
+/// Temporary Exposure Key and the two keys derived from it (RPIK for identifiers, AEMK for
+/// metadata), all with the real GAEN cryptography. Identifiers are derived on demand, for
+/// the intervals someone actually hears, rather than 144 per phone and day.
+package final class PhoneFleet {
+    package let seed: UInt64
+    /// Person index of each app phone, ascending.
+    package let owners: [Int32]
+    package private(set) var keys: [TemporaryExposureKey]
+    package private(set) var identifierKeys: [RollingProximityIdentifierKey]
+    package private(set) var metadataKeys: [AssociatedEncryptedMetadataKey]
+
+    package init(seed: UInt64, owners: [Int32]) {
+        self.seed = seed
+        self.owners = owners
+        let placeholderKey = try! TemporaryExposureKey(keyData: .zero, rollingStartIntervalNumber: ENIntervalNumber(0))
+        keys = Array(repeating: placeholderKey, count: owners.count)
+        identifierKeys = Array(repeating: RollingProximityIdentifierKey(keyData: .zero), count: owners.count)
+        metadataKeys = Array(repeating: AssociatedEncryptedMetadataKey(keyData: .zero), count: owners.count)
+    }
+
+    package var count: Int { owners.count }
+
+    /// The key `phone` uses on the UTC day `dayNumber`: a pure function of (seed, phone, day),
+    /// so the backend can ask for any past key. A real phone draws it from a secure generator;
+    /// here it comes from a per-(phone, day) GSL stream so runs are reproducible.
+    package static func temporaryExposureKey(seed: UInt64, phone: Int, dayNumber: Int64, stream: RandomStream) -> TemporaryExposureKey {
+        stream.reseed(StreamKey(seed: seed, stream: "tek", index: UInt64(phone) << 32 | UInt64(dayNumber)))
+        let data = Bytes16(word0: UInt64(stream.next32()) << 32 | UInt64(stream.next32()),
+                           word1: UInt64(stream.next32()) << 32 | UInt64(stream.next32()))
+        return try! TemporaryExposureKey(keyData: data, rollingStartIntervalNumber: ENIntervalNumber(unixTime: dayNumber * SimDuration.day))
+    }
+
+    /// Every phone rolls to the key of the UTC day starting at `midnight`, sharded over threads.
+    package func rollKeys(midnight: SimTime, threads: Int) {
+        let dayNumber = SimClock.dayNumber(midnight)
+        let seed = self.seed
+        let keys = SharedBuffer(base: self.keys.withUnsafeMutableBufferPointer { $0 })
+        let rpiks = SharedBuffer(base: identifierKeys.withUnsafeMutableBufferPointer { $0 })
+        let aemks = SharedBuffer(base: metadataKeys.withUnsafeMutableBufferPointer { $0 })
+        forEachShard(count: owners.count, threads: threads) { range in
+            let stream = RandomStream(seed: seed, stream: "tek", generator: .taus2)
+            for phone in range {
+                let key = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: dayNumber, stream: stream)
+                keys.base[phone] = key
+                let sub = key.subKeys
+                rpiks.base[phone] = sub.identifierKey
+                aemks.base[phone] = sub.metadataKey
+            }
+        }
+    }
+
+    /// What `phone` broadcasts during `interval` of the current day: its RPI and the
+    /// metadata (version, calibrated Tx power) encrypted into the AEM.
+    package func advertisement(phone: Int, interval: ENIntervalNumber, txPower: Int8, deriver: BatchRPIDeriver)
+        -> (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata) {
+        var rpi = RollingProximityIdentifier(.zero)
+        withUnsafeMutablePointer(to: &rpi) { pointer in
+            try! deriver.derive(rpik: identifierKeys[phone], firstInterval: interval, into: UnsafeMutableBufferPointer(start: pointer, count: 1))
+        }
+        let aem = try! deriver.encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi, key: metadataKeys[phone])
+        return (rpi, aem)
+    }
+}

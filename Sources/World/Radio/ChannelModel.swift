@@ -1,0 +1,45 @@
+import Foundation
+import GSL
+
+/// Attenuation and packet reception of the channel model (see `RadioParameters`).
+public struct ChannelModel: Sendable {
+    public let parameters: RadioParameters
+    /// Attenuations beyond which an advert is received with probability below 1e-4 or above 1 − 1e-4.
+    package let neverAbove: Double
+    package let alwaysBelow: Double
+
+    public init(_ parameters: RadioParameters) {
+        self.parameters = parameters
+        let margin = parameters.receptionScale * log(1 / 1e-4 - 1)
+        neverAbove = parameters.receptionMidpoint + margin
+        alwaysBelow = parameters.receptionMidpoint - margin
+    }
+
+    /// Mean attenuation (before fading) at `metres` in `layer`, for one contact's fixed
+    /// losses (placements, body, shadowing, calibration errors) summed in `extraLoss`.
+    @inline(__always)
+    public func meanAttenuation(metres: Float, layer: ContactLayer, extraLoss: Double) -> Double {
+        let d = max(Double(metres), 0.1)
+        return parameters.attenuationAt1m + 10 * parameters.pathLossExponent[layer.rawValue] * log10(d) + extraLoss
+    }
+
+    /// Probability that one advert at this attenuation is received.
+    @inline(__always)
+    public func receptionProbability(attenuation: Double) -> Double {
+        1 / (1 + exp((attenuation - parameters.receptionMidpoint) / parameters.receptionScale))
+    }
+
+    /// The fixed losses of one direction of a contact: placements, body blocking, shadowing
+    /// and the calibration errors of both devices.
+    public func contactLoss(layer: ContactLayer, calibrationError: Double, placements: DiscreteDistribution, stream: RandomStream) -> Double {
+        let p = parameters
+        let sender = p.placementLoss[placements.sample(stream)]
+        let receiver = p.placementLoss[placements.sample(stream)]
+        let body = stream.uniform() < p.bodyBlockProbability ? p.bodyBlockLoss : 0
+        return sender + receiver + body + stream.normal(sd: p.shadowingSigma[layer.rawValue]) + calibrationError
+    }
+
+    /// GAEN's attenuation is a byte: clamp and round.
+    @inline(__always)
+    package static func byte(_ attenuation: Double) -> UInt8 { UInt8(max(0, min(255, attenuation.rounded()))) }
+}

@@ -1,0 +1,61 @@
+import EventEngine
+import GSL
+
+/// One scan window of a receiver in which it heard at least one advert of a sender.
+public struct HeardScan: Sendable, Equatable {
+    public var time: SimTime
+    public var typicalAttenuation: UInt8
+    public var minimumAttenuation: UInt8
+    public var secondsSinceLastScan: UInt16
+}
+
+/// What a receiver hears of a sender during one contact, in closed form: no event per
+/// advertisement, one computation per scan window that falls inside the contact.
+public enum ContactRadio {
+    /// Appends the receiver's heard scans, in time order. `extraLoss` holds the contact's fixed
+    /// losses (`ChannelModel.contactLoss`); `stream` must be keyed to this contact and direction.
+    public static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
+                            scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
+                            into heard: inout [HeardScan]) {
+        let p = model.parameters
+        var segment = 0
+        var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
+        let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
+        var t = scans.firstInstant(atOrAfter: start)
+        while t < end {
+            defer { t += scans.period }
+            while t >= segmentEnd && segment + 1 < segments.count {
+                segment += 1
+                segmentEnd += Int64(segments[segment].seconds)
+            }
+            let mean = model.meanAttenuation(metres: segments[segment].metres, layer: layer, extraLoss: extraLoss)
+            let adverts = Int(p.scanWindowSeconds * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound))
+            if let scan = window(mean: mean, adverts: adverts, model: model, stream: stream) {
+                heard.append(HeardScan(time: t, typicalAttenuation: scan.typical, minimumAttenuation: scan.minimum,
+                                       secondsSinceLastScan: UInt16(clamping: scans.period)))
+            }
+        }
+    }
+
+    /// One scan window: each advert fades independently and is received with the logistic
+    /// probability of its own attenuation. Far from the reception threshold (beyond 4 σ of
+    /// fading) the outcome is certain and only the received adverts' fading is drawn.
+    package static func window(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
+        let sigma = model.parameters.fadingSigma
+        if mean - 4 * sigma > model.neverAbove { return nil }
+        let certain = mean + 4 * sigma < model.alwaysBelow
+        var received = 0
+        var sum = 0.0
+        var minimum = Double.infinity
+        for _ in 0..<adverts {
+            let a = mean + stream.normal(sd: sigma)
+            if certain || stream.uniform() < model.receptionProbability(attenuation: a) {
+                received += 1
+                sum += a
+                minimum = min(minimum, a)
+            }
+        }
+        guard received > 0 else { return nil }
+        return (ChannelModel.byte(sum / Double(received)), ChannelModel.byte(minimum))
+    }
+}

@@ -1,0 +1,99 @@
+import EventEngine
+import GAEN
+import GSL
+import SimulationCore
+
+/// Everything the radio needs during one day's contact phase; only read by the shards.
+package struct RadioDay: @unchecked Sendable {
+    package let seed: UInt64
+    package let dayIndex: Int
+    package let midnight: SimTime
+    package let model: ChannelModel
+    package let placements: DiscreteDistribution
+    package let fleet: PhoneFleet
+    package let radios: PhoneRadios
+    package let availability: PhoneAvailability
+}
+
+/// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
+/// phones hear, and the shards' batches are merged in shard order.
+package final class EncounterRecording: AppContactObserver {
+    package let day: RadioDay
+    private var shards = ShardResults<EncounterRecorder>(count: 0)
+    package private(set) var batch = EncounterBatch()
+    package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+
+    package init(day: RadioDay) { self.day = day }
+
+    package func beginShards(_ count: Int) { shards = ShardResults(count: count) }
+
+    package func recorder(shard index: Int) -> any AppContactRecorder {
+        let recorder = EncounterRecorder(day: day)
+        shards.set(index, recorder)
+        return recorder
+    }
+
+    package func endShards() {
+        for r in shards.all {
+            batch.append(r.batch)
+            for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
+        }
+    }
+}
+
+/// One shard's recorder: for every contact between two app phones that exchange beacons
+/// today, what each phone hears of the other, stored as a real phone would (RPI, AEM, scans).
+package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
+    package let day: RadioDay
+    package private(set) var batch = EncounterBatch()
+    package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+    private var heard: [HeardScan] = []
+    private var stored: [StoredScan] = []
+    private let stream: RandomStream
+    private let scratch: RandomStream
+    private let deriver: BatchRPIDeriver
+
+    package init(day: RadioDay) {
+        self.day = day
+        stream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
+        scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
+        deriver = try! BatchRPIDeriver(capacity: 1)
+    }
+
+    /// `key` identifies the contact within the run (initiator, day, ordinal).
+    package func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
+        guard day.availability.exchangesBeacons(phoneA), day.availability.exchangesBeacons(phoneB) else { return }
+        hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
+        hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
+    }
+
+    private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
+        stream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
+        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
+                                         placements: day.placements, stream: stream)
+        let scans = ScanSchedule(seed: day.seed, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                                 period: day.model.parameters.scanPeriodSeconds, stream: scratch)
+        heard.removeAll(keepingCapacity: true)
+        ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
+                          extraLoss: loss, stream: stream, into: &heard)
+        guard !heard.isEmpty else { return }
+        for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
+        let p = day.model.parameters
+        let rotation = RPIRotationSchedule(seed: day.seed, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
+                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        // One record per RPI heard: scans split where the sender rotated its identifier.
+        var i = 0
+        while i < heard.count {
+            let interval = rotation.broadcastInterval(at: heard[i].time)
+            stored.removeAll(keepingCapacity: true)
+            while i < heard.count && rotation.broadcastInterval(at: heard[i].time) == interval {
+                let h = heard[i]
+                stored.append(StoredScan(secondOfDay: UInt32(h.time - day.midnight), typicalAttenuation: h.typicalAttenuation,
+                                         minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
+                i += 1
+            }
+            let ad = day.fleet.advertisement(phone: sender, interval: interval, txPower: day.radios.txPower(sender), deriver: deriver)
+            batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
+        }
+    }
+}
