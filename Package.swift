@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
-        .testTarget(name: "ensimTests", dependencies: ["ensim"]),
+        .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]
 )

@@ -1,7 +1,7 @@
 import Simulation
 import World
 
-/// The `radio` block: the Bluetooth channel model (see the README's radio section).
+/// The `radio` block: the Bluetooth channel model (see docs/model/radio.md).
 extension ScenarioSchema {
     static let layers = ContactLayer.allCases.map(\.name)
 

@@ -16,7 +16,7 @@ public enum ScenarioSchema {
         .section("contacts", contacts,
                  doc: "Contact layers (households, workplaces, schools, community, transport) and the ground-truth close-contact rule."),
         .section("radio", radio, check: { checkRadio($0.radio) },
-                 doc: "Bluetooth advertising, scanning and channel model (see the README's radio section)."),
+                 doc: "Bluetooth advertising, scanning and channel model (see docs/model/radio.md)."),
         .section("app", app, doc: "App behaviour and exposure detection configuration."),
         .section("health", health, doc: "Positive tests and index cases."),
         .section("backend", backend, doc: "Key upload, verification and publishing."),

@@ -18,8 +18,8 @@
 /// Regenerate submission_payload.pb.swift (protoc-gen-swift must be swift-protobuf 1.39.0,
 /// built as for export.proto, see docs/gaen.md):
 ///   protoc --plugin=protoc-gen-swift=/tmp/protoc-gen-swift/src/.build/release/protoc-gen-swift \
-///     --swift_opt=Visibility=Internal --swift_out=Sources/Simulation/Backend/Proto \
-///     -I Sources/Simulation/Backend/Proto submission_payload.proto
+///     --swift_opt=Visibility=Internal --swift_out=Sources/HealthBackend/Backend/Proto \
+///     -I Sources/HealthBackend/Backend/Proto submission_payload.proto
 
 #if canImport(FoundationEssentials)
 import Foundation
