@@ -90,17 +90,3 @@ public struct DistributionBenchmark {
         ])
     }
 }
-
-private extension ReportValue {
-    var jsonObject: Any {
-        switch self {
-        case .integer(let v): v
-        case .number(let v): v.isFinite ? v : 0
-        case .text(let v): v
-        case .boolean(let v): v
-        case .null: NSNull()
-        case .array(let a): a.map(\.jsonObject)
-        case .object(let o): Dictionary(o.map { ($0.0, $0.1.jsonObject) }, uniquingKeysWith: { a, _ in a })
-        }
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import HealthBackend
+import Scenario
 
 /// Deterministic JSON for reports: keys in the order the results encode them, numbers in
 /// Swift's shortest round-trip form, so equal results give byte-identical files.
@@ -9,14 +10,14 @@ public enum JSONReport {
         encode(try OrderedTreeEncoder().encode(value))
     }
 
-    public static func encode(_ value: ReportValue) -> Data {
+    public static func encode(_ value: ValueTree) -> Data {
         var out = ""
         write(value, indent: 0, into: &out)
         out += "\n"
         return Data(out.utf8)
     }
 
-    static func write(_ value: ReportValue, indent: Int, into out: inout String) {
+    static func write(_ value: ValueTree, indent: Int, into out: inout String) {
         let pad = String(repeating: "  ", count: indent + 1), closePad = String(repeating: "  ", count: indent)
         switch value {
         case .integer(let v): out += String(v)
@@ -33,7 +34,7 @@ public enum JSONReport {
                 out += i + 1 < items.count ? ",\n" : "\n"
             }
             out += closePad + "]"
-        case .object(let entries):
+        case .section(let entries):
             if entries.isEmpty { out += "{}"; return }
             out += "{\n"
             for (i, (key, item)) in entries.enumerated() {

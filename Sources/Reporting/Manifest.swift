@@ -6,7 +6,7 @@ import Simulation
 /// What produced a run: enough to reproduce it exactly.
 public struct RunManifest {
     public var scenario: LoadedScenario
-    public var resolved: ScenarioValue
+    public var resolved: ValueTree
     public var seed: UInt64
     public var threads: Int
     public var version: String
@@ -14,7 +14,7 @@ public struct RunManifest {
     public var startedAt: Date
     public var finishedAt: Date
 
-    public init(scenario: LoadedScenario, resolved: ScenarioValue, seed: UInt64, threads: Int, version: String,
+    public init(scenario: LoadedScenario, resolved: ValueTree, seed: UInt64, threads: Int, version: String,
                 gitCommit: String?, startedAt: Date, finishedAt: Date) {
         self.scenario = scenario
         self.resolved = resolved
@@ -30,9 +30,9 @@ public struct RunManifest {
         SHA256.hash(data: scenario.sourceBytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    public var report: ReportValue {
+    public var report: ValueTree {
         let iso = ISO8601DateFormatter()
-        return .object([
+        return .section([
             ("ensim_version", .text(version)),
             ("git_commit", .text(gitCommit ?? "unknown")),
             ("scenario_file", .text(scenario.file)),
@@ -42,17 +42,7 @@ public struct RunManifest {
             ("started_at", .text(iso.string(from: startedAt))),
             ("finished_at", .text(iso.string(from: finishedAt))),
             ("wall_seconds", .number((finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000)),
-            ("resolved_scenario", Self.report(resolved)),
+            ("resolved_scenario", resolved),
         ])
-    }
-
-    static func report(_ value: ScenarioValue) -> ReportValue {
-        switch value {
-        case .integer(let v): return .integer(v)
-        case .number(let v): return .number(v)
-        case .boolean(let v): return .boolean(v)
-        case .text(let v): return .text(v)
-        case .section(let entries): return .object(entries.map { ($0.0, report($0.1)) })
-        }
     }
 }

@@ -1,11 +1,12 @@
 import HealthBackend
+import Scenario
 /// Turns any `Encodable` into the report tree: object keys in the order they are encoded,
 /// integers and floating-point numbers kept apart, and optionals written with
 /// `encodeIfPresent` left out when nil.
 public struct OrderedTreeEncoder {
     public init() {}
 
-    public func encode<T: Encodable>(_ value: T) throws -> ReportValue {
+    public func encode<T: Encodable>(_ value: T) throws -> ValueTree {
         let root = TreeNode()
         try value.encode(to: TreeEncoder(node: root, codingPath: []))
         guard let tree = root.tree else {
@@ -20,7 +21,7 @@ public struct OrderedTreeEncoder {
 final class TreeNode {
     private enum Content {
         case unset
-        case leaf(ReportValue)
+        case leaf(ValueTree)
         case object(keys: [String], children: [TreeNode])
         case array([TreeNode])
     }
@@ -28,16 +29,16 @@ final class TreeNode {
     private var content = Content.unset
 
     /// The value built here; nil when nothing was encoded.
-    var tree: ReportValue? {
+    var tree: ValueTree? {
         switch content {
         case .unset: nil
         case .leaf(let value): value
-        case .object(let keys, let children): .object(zip(keys, children).map { ($0, $1.tree ?? .object([])) })
-        case .array(let children): .array(children.map { $0.tree ?? .object([]) })
+        case .object(let keys, let children): .section(zip(keys, children).map { ($0, $1.tree ?? .section([])) })
+        case .array(let children): .array(children.map { $0.tree ?? .section([]) })
         }
     }
 
-    func set(_ value: ReportValue) { content = .leaf(value) }
+    func set(_ value: ValueTree) { content = .leaf(value) }
 
     func makeObject() {
         switch content {
@@ -109,7 +110,7 @@ struct TreeEncoder: Encoder {
 }
 
 /// Integers of every width become `.integer`; one that does not fit in Int64 is an error.
-private func integer<I: BinaryInteger>(_ v: I) throws -> ReportValue {
+private func integer<I: BinaryInteger>(_ v: I) throws -> ValueTree {
     guard let n = Int64(exactly: v) else {
         throw EncodingError.invalidValue(v, .init(codingPath: [], debugDescription: "\(v) does not fit in a 64-bit integer"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthBackend
+import Scenario
 import Simulation
 
 /// Writes a finished run: summary.json, daily.csv, hourly.csv (when present), the run's further

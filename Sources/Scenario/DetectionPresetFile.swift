@@ -15,20 +15,21 @@ public enum DetectionPresetFile {
         case .v2: ("gaen_v2", ScenarioSchema.gaenV2)
         }
         out += "    \(block):\n"
-        write(ScenarioValue(settings, fields: fields), indent: 6, into: &out)
+        write(ValueTree(settings, fields: fields), indent: 6, into: &out)
         return out
     }
 
-    static func write(_ value: ScenarioValue, indent: Int, into out: inout String) {
+    static func write(_ value: ValueTree, indent: Int, into out: inout String) {
         guard case .section(let entries) = value else { return }
         let pad = String(repeating: " ", count: indent)
         for (key, v) in entries {
             switch v {
             case .section: out += "\(pad)\(key):\n"; write(v, indent: indent + 2, into: &out)
             case .integer(let n): out += "\(pad)\(key): \(n)\n"
-            case .number(let x): out += "\(pad)\(key): \(ScenarioValue.format(x))\n"
+            case .number(let x): out += "\(pad)\(key): \(ValueTree.format(x))\n"
             case .text(let t): out += "\(pad)\(key): \(t)\n"
             case .boolean(let b): out += "\(pad)\(key): \(b)\n"
+            case .null, .array: break  // a preset block holds only scalars and blocks
             }
         }
     }

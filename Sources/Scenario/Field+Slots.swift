@@ -94,6 +94,6 @@ extension Field {
     static func sumsToOne(_ shares: [Double], names: [String]) -> String? {
         let sum = shares.reduce(0, +)
         return abs(sum - 1) <= 1e-6 ? nil
-            : "shares must sum to 1, got \(ScenarioValue.format((sum * 1e6).rounded() / 1e6)) (" + names.joined(separator: " + ") + ")"
+            : "shares must sum to 1, got \(ValueTree.format((sum * 1e6).rounded() / 1e6)) (" + names.joined(separator: " + ") + ")"
     }
 }

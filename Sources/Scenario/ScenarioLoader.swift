@@ -8,7 +8,7 @@ public struct LoadedScenario: Sendable {
     public let sourceBytes: Data
     public let settings: ScenarioSettings
     /// Every key with its value, in schema order (the manifest's resolved scenario).
-    public let resolved: ScenarioValue
+    public let resolved: ValueTree
 
     public var name: String { settings.name ?? "scenario" }
 }
@@ -30,12 +30,12 @@ public enum ScenarioLoader {
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var settings = try settings(yaml: text, file: file, defaultName: stem)
         try ScenarioSchema.resolvingPaths(&settings, file: file)
-        return LoadedScenario(file: file, sourceBytes: data, settings: settings, resolved: ScenarioValue(settings))
+        return LoadedScenario(file: file, sourceBytes: data, settings: settings, resolved: ValueTree(settings))
     }
 
     /// The resolved scenario of a YAML text (paths left as written).
-    public static func parse(yaml: String, file: String, defaultName: String) throws(ScenarioError) -> ScenarioValue {
-        ScenarioValue(try settings(yaml: yaml, file: file, defaultName: defaultName))
+    public static func parse(yaml: String, file: String, defaultName: String) throws(ScenarioError) -> ValueTree {
+        ValueTree(try settings(yaml: yaml, file: file, defaultName: defaultName))
     }
 
     /// Validates a YAML text into typed settings, reporting every problem.
@@ -124,7 +124,7 @@ struct Validator {
 
     /// The given value, or nil (reported) when it has the wrong type or is not allowed. Values out of
     /// range are reported and returned, so the block's checks still see them.
-    mutating func value(of field: Field, node: Node, path: [String]) -> ScenarioValue? {
+    mutating func value(of field: Field, node: Node, path: [String]) -> ValueTree? {
         let allowed = field.kind.allowed + (field.unit.map { " (\($0))" } ?? "")
         guard let scalar = node.scalar, !isNull(node) else {
             report(node, path, isNull(node) ? "missing value; expected \(allowed)" : "expected \(allowed), got \(describe(node))")
@@ -145,7 +145,7 @@ struct Validator {
                 report(node, path, "expected \(allowed), got \(describe(node))")
                 return nil
             }
-            if !range.contains(v) { report(node, path, "\(ScenarioValue.format(v)) is out of range; expected \(allowed)") }
+            if !range.contains(v) { report(node, path, "\(ValueTree.format(v)) is out of range; expected \(allowed)") }
             return .number(v)
         case .boolean:
             guard plain, text == "true" || text == "false" else {

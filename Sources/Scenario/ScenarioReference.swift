@@ -32,7 +32,7 @@ public enum ScenarioReference {
         if let note = field.defaultNote { return note }
         switch (field.kind, field.defaultValue) {
         case (.integer, .integer(let d)?): return String(d)
-        case (.number, .number(let d)?): return ScenarioValue.format(d)
+        case (.number, .number(let d)?): return ValueTree.format(d)
         case (.boolean, .boolean(let d)?): return String(d)
         case (.text, .text(let d)?), (.choice, .text(let d)?): return "`\(d)`"
         case (.date, .text(let d)?): return d

@@ -37,7 +37,7 @@ extension ScenarioSchema {
                      doc: "Retries before the client returns to its regular schedule. Each retry waits uniform [base/2, base]."),
         ], check: { s in
             let (a, b) = (s.distribution.retryInitialSeconds, s.distribution.retryMaxSeconds)
-            return a <= b ? nil : "initial_s (\(ScenarioValue.format(a))) must not exceed max_s (\(ScenarioValue.format(b)))"
+            return a <= b ? nil : "initial_s (\(ValueTree.format(a))) must not exceed max_s (\(ValueTree.format(b)))"
         }, doc: "Randomised, growing, capped retries after a failed session (CWA seed: retry gracefully)."),
         .section("cdn", [
             .share("error_rate", \S.distribution.cdnErrorRate,

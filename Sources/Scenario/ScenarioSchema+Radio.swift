@@ -15,7 +15,7 @@ extension ScenarioSchema {
         if r.advertIntervalMinMs > r.advertIntervalMaxMs { return "advert_interval_min_ms must not exceed advert_interval_max_ms" }
         let (window, period) = (r.scanWindowSeconds, Double(r.scanPeriodSeconds))
         return window < period ? nil
-            : "scan_window_s (\(ScenarioValue.format(window))) must be shorter than scan_period_s (\(ScenarioValue.format(period)))"
+            : "scan_window_s (\(ValueTree.format(window))) must be shorter than scan_period_s (\(ValueTree.format(period)))"
     }
 
     /// Android models by their index in `RadioParameters.deviceModels` (iPhones are the reference).

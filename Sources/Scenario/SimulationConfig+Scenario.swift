@@ -1,11 +1,11 @@
 import Detection
 import Simulation
 
-extension ScenarioValue {
+extension ValueTree {
     /// Every key of the schema with its value in `settings`, in schema order.
     public init(_ settings: ScenarioSettings, fields: [Field] = ScenarioSchema.fields) {
         self = .section(fields.map { field in
-            if case .section(let children, _) = field.kind { return (field.name, ScenarioValue(settings, fields: children)) }
+            if case .section(let children, _) = field.kind { return (field.name, ValueTree(settings, fields: children)) }
             return (field.name, field.slot?.read(settings) ?? .section([]))
         })
     }
@@ -14,12 +14,12 @@ extension ScenarioValue {
 extension ScenarioSettings {
     /// Reads a resolved scenario (e.g. after command-line overrides) back into typed settings, key by
     /// key through the schema; a block's keys in schema order, so a preset comes before its overrides.
-    public init(resolved: ScenarioValue, fields: [Field] = ScenarioSchema.fields) {
+    public init(resolved: ValueTree, fields: [Field] = ScenarioSchema.fields) {
         self.init()
         apply(resolved, fields: fields)
     }
 
-    mutating func apply(_ value: ScenarioValue, fields: [Field]) {
+    mutating func apply(_ value: ValueTree, fields: [Field]) {
         guard case .section(let entries) = value else { return }
         for field in fields {
             guard let given = entries.first(where: { $0.0 == field.name })?.1 else { continue }
@@ -34,14 +34,14 @@ extension ScenarioSettings {
 
 extension SimulationConfig {
     /// Builds the run configuration from a validated, resolved scenario.
-    public init(scenario: ScenarioValue, threads: Int) {
+    public init(scenario: ValueTree, threads: Int) {
         self = ScenarioSettings(resolved: scenario).simulationConfig(threads: threads)
     }
 }
 
 extension DetectionParameters {
     /// The `app.detection` block of a resolved scenario.
-    public init(scenario: ScenarioValue) {
+    public init(scenario: ValueTree) {
         self = ScenarioSettings(resolved: scenario).detection.parameters
     }
 }

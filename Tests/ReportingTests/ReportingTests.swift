@@ -1,6 +1,7 @@
 import Foundation
 import HealthBackend
 @testable import Reporting
+import Scenario
 import Simulation
 import SimulationCore
 import Testing
@@ -13,9 +14,9 @@ import Testing
     }
 
     @Test func jsonKeepsKeyOrderAndFormatsNumbers() {
-        let value = ReportValue.object([
+        let value = ValueTree.section([
             ("zeta", .integer(3)), ("alpha", .number(0.1)), ("whole", .number(2)),
-            ("text", .text("a\"b\n")), ("list", .array([.boolean(true), .number(.nan)])), ("empty", .object([])),
+            ("text", .text("a\"b\n")), ("list", .array([.boolean(true), .number(.nan)])), ("empty", .section([])),
         ])
         let text = String(decoding: JSONReport.encode(value), as: UTF8.self)
         #expect(text == """
@@ -76,19 +77,19 @@ import Testing
 
         """)
         #expect(try OrderedTreeEncoder().encode(Inner(count: 4, share: 4, note: nil))
-                == .object([("count", .integer(4)), ("share", .number(4))]))
+                == .section([("count", .integer(4)), ("share", .number(4))]))
     }
 
     @Test func typedSummaryValuesEncodeAsTheSummaryShowsThem() throws {
         let encoder = OrderedTreeEncoder()
-        #expect(try encoder.encode(ProportionSummary(0, of: 0)) == .object([("estimate", .text("n/a")), ("trials", .integer(0))]))
+        #expect(try encoder.encode(ProportionSummary(0, of: 0)) == .section([("estimate", .text("n/a")), ("trials", .integer(0))]))
         let half = try encoder.encode(ProportionSummary(1, of: 2, scale: 1000))
-        guard case .object(let entries) = half else { Issue.record("not an object"); return }
+        guard case .section(let entries) = half else { Issue.record("not an object"); return }
         #expect(entries.map(\.0) == ["estimate", "ci_lower", "ci_upper", "confidence", "successes", "trials"])
         #expect(entries[0].1 == .number(500) && entries[4].1 == .integer(1) && entries[5].1 == .integer(2))
         #expect(try encoder.encode(Quantile(sorted: [], 0.5)) == .text("n/a"))
         #expect(try encoder.encode(Quantile(sorted: [1, 3], 0.5)) == .number(2))
-        #expect(try encoder.encode(NamedValues([("b", 2), ("a", 1)])) == .object([("b", .integer(2)), ("a", .integer(1))]))
+        #expect(try encoder.encode(NamedValues([("b", 2), ("a", 1)])) == .section([("b", .integer(2)), ("a", .integer(1))]))
     }
 
     @Test func csvHasHeaderAndQuotesWhenNeeded() throws {

@@ -29,7 +29,7 @@ func leaves(_ fields: [Field] = ScenarioSchema.fields, prefix: String = "") -> [
 
     /// Each key is bound to a property of its own: changing one key changes that key alone.
     @Test func everyKeyHasItsOwnProperty() {
-        let base = ScenarioValue(ScenarioSettings.default)
+        let base = ValueTree(ScenarioSettings.default)
         for (path, field) in leaves() where path != "app.detection.preset" {
             guard let slot = field.slot, let value = field.defaultValue, let other = Self.otherValue(field.kind, than: value) else {
                 Issue.record("\(path): no other value")
@@ -37,7 +37,7 @@ func leaves(_ fields: [Field] = ScenarioSchema.fields, prefix: String = "") -> [
             }
             var settings = ScenarioSettings.default
             slot.write(&settings, other)
-            let changed = ScenarioValue(settings)
+            let changed = ValueTree(settings)
             #expect(changed.at(path) == other, "\(path)")
             for (p, _) in leaves() where p != path {
                 #expect(changed.at(p) == base.at(p), "\(path) also changed \(p)")
@@ -45,14 +45,14 @@ func leaves(_ fields: [Field] = ScenarioSchema.fields, prefix: String = "") -> [
         }
     }
 
-    static func otherValue(_ kind: FieldKind, than value: ScenarioValue) -> ScenarioValue? {
+    static func otherValue(_ kind: FieldKind, than value: ValueTree) -> ValueTree? {
         switch (kind, value) {
         case (.integer(let r), .integer(let v)): return .integer(v == r.upperBound ? r.lowerBound : r.upperBound)
         case (.number(let r), .number(let v)): return .number(v == r.upperBound ? r.lowerBound : r.upperBound)
         case (.boolean, .boolean(let v)): return .boolean(!v)
         case (.text, .text(let v)): return .text(v + "-other")
         case (.date, _): return .text("2021-02-28")
-        case (.choice(let allowed), .text(let v)): return allowed.first { $0 != v }.map(ScenarioValue.text)
+        case (.choice(let allowed), .text(let v)): return allowed.first { $0 != v }.map(ValueTree.text)
         default: return nil
         }
     }
@@ -62,7 +62,7 @@ func leaves(_ fields: [Field] = ScenarioSchema.fields, prefix: String = "") -> [
                      "population:\n  adoption_model: by_age\nanalytics:\n  sweep: {points: 3}\n"]
         for yaml in texts {
             let settings = try ScenarioLoader.settings(yaml: yaml, file: "s.yaml", defaultName: "s")
-            #expect(ScenarioSettings(resolved: ScenarioValue(settings)) == settings)
+            #expect(ScenarioSettings(resolved: ValueTree(settings)) == settings)
         }
     }
 }

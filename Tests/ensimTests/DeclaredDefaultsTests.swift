@@ -20,11 +20,11 @@ import Testing
         declared.days = 1
         declared.population.size = 300
         // Through JSON both ways, so that numbers compare by value.
-        let expected = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: ScenarioValue(declared).jsonObject))
+        let expected = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: ValueTree(declared).jsonObject))
         #expect(NSDictionary(dictionary: resolved).isEqual(to: expected as! [String: Any]))
         // A key changed in the file changes the manifest: the comparison can fail.
         declared.population.size = 301
-        let other = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: ScenarioValue(declared).jsonObject))
+        let other = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: ValueTree(declared).jsonObject))
         #expect(!NSDictionary(dictionary: resolved).isEqual(to: other as! [String: Any]))
     }
 }
