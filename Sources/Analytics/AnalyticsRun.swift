@@ -47,20 +47,4 @@ public enum AnalyticsRun {
         }
         return model
     }
-
-    /// The analytics section of a run's summary and its tables (monthly.csv, analytics_hourly.csv,
-    /// and sweep.csv when a p_OWOE sweep is configured).
-    package static func finish(_ context: RunContext, parameters p: AnalyticsParameters, availability: AvailabilityParameters,
-                       phoneOS: [OperatingSystem]) -> (summary: AnalyticsSummary, tables: [NamedTable]) {
-        let model = run(parameters: p, seed: context.seed, start: context.start, days: context.days, phoneOS: phoneOS,
-                        availability: availability)
-        var (section, tables) = model.finish()
-        if !p.sweepPWithoutExposure.isEmpty {
-            let sweep = AnalyticsSweep.run(parameters: p, seed: context.seed, start: context.start, days: context.days,
-                                           phoneOS: phoneOS, availability: availability, threads: context.threads)
-            tables.append(NamedTable("sweep.csv", sweep.table))
-            section.sweep = sweep.rows
-        }
-        return (section, tables)
-    }
 }

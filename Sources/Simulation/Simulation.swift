@@ -58,7 +58,7 @@ public final class Simulation {
         distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission)
         detectionStage = DetectionStage(run, parameters: config.detection, world: world, backend: keySubmission,
                                         distribution: distributionStage)
-        analytics = AnalyticsStage(run, parameters: config.analytics, availability: config.availability, world: world,
+        analytics = AnalyticsStage(run, parameters: config.analytics, world: world,
                                    distribution: distributionStage, detection: detectionStage)
         p6Stage = P6Stage(run, parameters: config.p6, downloads: config.distribution, world: world, backend: keySubmission,
                           distribution: distributionStage, detection: detectionStage)
