@@ -31,20 +31,25 @@ public enum AnalyticsRun {
         }
     }
 
-    /// Runs the model over the whole period with synthetic detections.
-    public static func run(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
-                           availability: AvailabilityParameters) -> AnalyticsModel {
-        let profiles = profiles(phoneOS: phoneOS, parameters: parameters, seed: seed, start: start)
-        let model = AnalyticsModel(parameters: parameters, seed: seed, start: start, days: days, phones: profiles)
+    /// The synthetic analytics (and its p_OWOE sweep) over the whole period, on its own: the
+    /// phones' daily states are drawn here from the same per-(phone, day) streams as a run's.
+    static func synthetic(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
+                          availability: AvailabilityParameters, threads: Int) -> SyntheticAnalytics {
+        let analytics = SyntheticAnalytics(RunContext(seed: seed, start: start, days: days, threads: threads), parameters: parameters,
+                                           phoneOS: phoneOS)
         let states = PhoneAvailability(phones: phoneOS.count, parameters: availability, seed: seed)
-        let source = SyntheticDetections(parameters: parameters, seed: seed)
         for day in 0..<days {
             states.roll(dayIndex: day)
-            source.run(day: start + Int64(day) * SimDuration.day, model: model) { phone in
-                PhoneDayState(runsDetections: !states.uninstalled[phone] && !states.phoneOff[phone] && !states.forceClosed[phone],
-                              bluetoothOn: !states.bluetoothOff[phone])
-            }
+            analytics.day(SimulatedDay(index: day, start: start), availability: states)
         }
-        return model
+        return analytics
+    }
+
+    /// Runs the model over the whole period with synthetic detections (no sweep).
+    public static func run(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
+                           availability: AvailabilityParameters) -> AnalyticsModel {
+        var p = parameters
+        p.sweepPWithoutExposure = []
+        return synthetic(parameters: p, seed: seed, start: start, days: days, phoneOS: phoneOS, availability: availability, threads: 1).model
     }
 }

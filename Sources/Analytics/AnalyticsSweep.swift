@@ -51,25 +51,6 @@ public enum AnalyticsSweep {
         return p
     }
 
-    public static func run(parameters: AnalyticsParameters, seed: UInt64, start: SimTime, days: Int, phoneOS: [OperatingSystem],
-                           availability: AvailabilityParameters, threads: Int) -> (rows: [Row], table: ResultTable) {
-        let values = parameters.sweepPWithoutExposure
-        let workers = max(1, min(threads, values.count))
-        let per = max(1, (values.count + workers - 1) / workers)   // forEachShard's shard size
-        let results = ShardResults<[Row]>(count: (values.count + per - 1) / per)
-        forEachShard(count: values.count, threads: workers) { range in
-            let rows = range.map { i -> Row in
-                let p = Self.parameters(parameters, pWithoutExposure: values[i])
-                let model = AnalyticsRun.run(parameters: p, seed: seed, start: start, days: days, phoneOS: phoneOS, availability: availability)
-                model.advance(until: model.end)
-                return row(model: model)
-            }
-            results.set(range.lowerBound / per, rows)
-        }
-        let rows = results.all.flatMap { $0 }
-        return (rows, table(rows: rows))
-    }
-
     /// sweep.csv: one row per value (the summary's `sweep` array holds the same rows).
     package static func table(rows: [Row]) -> ResultTable {
         var table = ResultTable(columns: columns)

@@ -22,6 +22,9 @@ final class SyntheticAnalytics {
         threads = run.threads
     }
 
+    /// The main model (without the sweep's).
+    var model: AnalyticsModel { models[0] }
+
     func day(_ day: SimulatedDay, availability states: PhoneAvailability) {
         let shared = Shared(models: models, sources: sources, states: states)
         forEachShard(count: models.count, threads: threads) { range in

@@ -4,6 +4,7 @@ import EventEngine
 import GSL
 @testable import HealthBackend
 @testable import Simulation
+@testable import SimulationCore
 import Testing
 @testable import World
 
@@ -131,15 +132,20 @@ import Testing
     }
 
     /// Same seed, same results; the sweep gives identical rows whatever the thread count.
-    @Test func deterministicWhateverTheThreadCount() {
+    @Test func deterministicWhateverTheThreadCount() throws {
         var p = AnalyticsParameters()
         p.enabled = true
         p.sweepPWithoutExposure = [0.2, 1.0]
         let os = (0..<300).map { $0 % 3 == 0 ? OperatingSystem.iOS : .android }
-        let one = AnalyticsSweep.run(parameters: p, seed: 5, start: AnalyticsTests.start, days: 35, phoneOS: os, availability: .default, threads: 1)
-        let two = AnalyticsSweep.run(parameters: p, seed: 5, start: AnalyticsTests.start, days: 35, phoneOS: os, availability: .default, threads: 2)
-        #expect(one.table == two.table)
-        #expect(one.rows[0].requests < one.rows[1].requests)
+        func sweep(threads: Int) -> (summary: AnalyticsSummary, tables: [NamedTable]) {
+            AnalyticsRun.synthetic(parameters: p, seed: 5, start: AnalyticsTests.start, days: 35, phoneOS: os, availability: .default,
+                                   threads: threads).finish()
+        }
+        let one = sweep(threads: 1), two = sweep(threads: 2)
+        #expect(one.tables.map(\.name).contains("sweep.csv"))
+        #expect(one.tables == two.tables && one.summary == two.summary)
+        let rows = try #require(one.summary.sweep)
+        #expect(rows.count == 2 && rows[0].requests < rows[1].requests)
         let a = AnalyticsRun.run(parameters: p, seed: 5, start: AnalyticsTests.start, days: 35, phoneOS: os, availability: .default).finish()
         let b = AnalyticsRun.run(parameters: p, seed: 5, start: AnalyticsTests.start, days: 35, phoneOS: os, availability: .default).finish()
         #expect(a.summary == b.summary && a.tables == b.tables)
