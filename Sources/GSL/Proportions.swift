@@ -40,7 +40,7 @@ public enum Proportion {
     public static func twoProportionTest(x1: Int, n1: Int, x2: Int, n2: Int) -> TwoProportionTest {
         precondition(n1 > 0 && n2 > 0 && (0...n1).contains(x1) && (0...n2).contains(x2), "two-proportion test needs 0 <= x <= n, n > 0")
         let p1 = Double(x1) / Double(n1), p2 = Double(x2) / Double(n2)
-        let pooled = Double(x1 + x2) / Double(n1 + n2)
+        let pooled = (Double(x1) + Double(x2)) / (Double(n1) + Double(n2))
         let se = (pooled * (1 - pooled) * (1 / Double(n1) + 1 / Double(n2))).squareRoot()
         // Both proportions 0 or both 1: no evidence of any difference.
         let z = se > 0 ? (p1 - p2) / se : 0

@@ -8,7 +8,12 @@ import Simulation
 public enum ResultsWriter {
     public static func write(_ results: SimulationResults, manifest: RunManifest, to folder: URL,
                              extraFiles: [(String, Data)] = []) throws {
-        let run = try RunFolder(finalURL: folder)
+        try write(results, manifest: manifest, to: RunFolder(finalURL: folder), extraFiles: extraFiles)
+    }
+
+    /// Writes into a folder claimed before the run (so a clash is found before the work is done).
+    public static func write(_ results: SimulationResults, manifest: RunManifest, to run: RunFolder,
+                             extraFiles: [(String, Data)] = []) throws {
         do {
             try run.write("summary.json", JSONReport.encode(results.summary))
             try run.write("daily.csv", CSVReport.encode(results.daily))

@@ -54,16 +54,16 @@ extension Field {
         }))
     }
 
-    static func text(_ name: String, doc: String, defaultNote: String? = nil,
+    static func text(_ name: String, form: TextForm = .path, doc: String, defaultNote: String? = nil,
                      get: @escaping @Sendable (ScenarioSettings) -> String,
                      set: @escaping @Sendable (inout ScenarioSettings, String) -> Void) -> Field {
-        Field(name, .text, doc: doc, slot: Slot(read: { .text(get($0)) }, write: { s, v in
+        Field(name, .text(form), doc: doc, slot: Slot(read: { .text(get($0)) }, write: { s, v in
             if let t = v.textValue { set(&s, t) }
         }), defaultNote: defaultNote)
     }
 
-    static func date(_ name: String, _ path: Path<CivilDate>, doc: String) -> Field {
-        Field(name, .date, doc: doc, slot: Slot(read: { .text(CivilCalendar.isoDateString($0[keyPath: path])) }, write: { s, v in
+    static func date(_ name: String, _ path: Path<CivilDate>, range: ClosedRange<CivilDate>, doc: String) -> Field {
+        Field(name, .date(range: range), doc: doc, slot: Slot(read: { .text(CivilCalendar.isoDateString($0[keyPath: path])) }, write: { s, v in
             if let date = v.textValue.flatMap(CivilCalendar.parseISODate) { s[keyPath: path] = date }
         }))
     }

@@ -24,10 +24,13 @@ public enum ScenarioLoader {
             let message = "\(reason); pass the path of a scenario YAML file, e.g. Scenarios/default.yaml"
             throw ScenarioError(problems: [ScenarioProblem(file: file, message: message)])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ScenarioError(problems: [ScenarioProblem(file: file, message: "is not UTF-8 text; a scenario is a YAML file")])
+        // UTF-16 text of ASCII characters is valid UTF-8 with a NUL after every letter: refuse it by its NULs.
+        guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
+            let hint = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) || data.contains(0)
+                ? " (it looks like UTF-16 or binary: save it as UTF-8)" : ""
+            throw ScenarioError(problems: [ScenarioProblem(file: file, message: "is not UTF-8 text\(hint); a scenario is a YAML file")])
         }
-        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let stem = TextForm.sanitizedName(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
         var settings = try settings(yaml: text, file: file, defaultName: stem)
         try ScenarioSchema.resolvingPaths(&settings, file: file)
         return LoadedScenario(file: file, sourceBytes: data, settings: settings, resolved: ValueTree(settings))
@@ -62,8 +65,15 @@ public enum ScenarioLoader {
             let what = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
             return ScenarioProblem(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(what)")
         case let .duplicatedKeysInMapping(duplicates, context):
+            // Yams points at the first occurrence: find the repeat, and the path to it, in the text.
+            let first = DuplicateKeyLocator.Position(line: context.mark.line, column: context.mark.column)
+            if let key = duplicates.first, let found = DuplicateKeyLocator.locate(key: key, first: first, in: context.text) {
+                return ScenarioProblem(file: file, line: found.line, column: found.column,
+                                       path: (found.parents + [ScenarioProblem.echo(key)]).joined(separator: "."),
+                                       message: "duplicate key (first at line \(first.line)); each key may appear once")
+            }
             return ScenarioProblem(file: file, line: context.mark.line, column: context.mark.column,
-                                   message: "duplicate key \(duplicates.joined(separator: ", ")); each key may appear once")
+                                   message: "duplicate key \(duplicates.map { ScenarioProblem.echo($0) }.joined(separator: ", ")); each key may appear once")
         default:
             return ScenarioProblem(file: file, message: "YAML error: \(error)")
         }
@@ -92,11 +102,11 @@ struct Validator {
                         continue
                     }
                     if given[key] != nil {
-                        report(keyNode, path + [key], "duplicate key; each key may appear once")
+                        report(keyNode, path + [ScenarioProblem.echo(key)], "duplicate key; each key may appear once")
                     } else if fields.contains(where: { $0.name == key }) {
                         given[key] = valueNode
                     } else {
-                        report(keyNode, path + [key], unknownKeyMessage(key, fields: fields))
+                        report(keyNode, path + [ScenarioProblem.echo(key)], unknownKeyMessage(key, fields: fields))
                     }
                 }
             } else {
@@ -131,7 +141,8 @@ struct Validator {
             return nil
         }
         let text = scalar.string
-        let plain = scalar.style == .plain
+        // `days: !!str 3` is as much a text as `days: "3"`: both are refused for a number.
+        let plain = scalar.style == .plain && Self.explicitTag(scalar).map(field.kind.acceptsTag) ?? true
         switch field.kind {
         case .integer(let range):
             guard plain, let v = Int64(text.replacingOccurrences(of: "_", with: "")) else {
@@ -153,18 +164,26 @@ struct Validator {
                 return nil
             }
             return .boolean(text == "true")
-        case .text:
+        case .text(let form):
+            if let problem = form.problem(text) {
+                report(node, path, "\(problem), got \(describe(node))")
+                return nil
+            }
             return .text(text)
-        case .date:
-            guard CivilCalendar.parseISODate(text) != nil else {
+        case .date(let range):
+            guard let date = CivilCalendar.parseISODate(text) else {
                 report(node, path, "expected \(allowed) (a real calendar date), got \(describe(node))")
+                return nil
+            }
+            if !range.contains(date) {
+                report(node, path, "\(text) is out of range; expected \(allowed)")
                 return nil
             }
             return .text(text)
         case .choice(let allowedValues):
             guard allowedValues.contains(text) else {
                 let hint = DidYouMean.suggestion(for: text, among: allowedValues).map { " (did you mean '\($0)'?)" } ?? ""
-                report(node, path, "'\(text)' is not allowed\(hint); expected \(allowed)")
+                report(node, path, "'\(ScenarioProblem.echo(text))' is not allowed\(hint); expected \(allowed)")
                 return nil
             }
             return .text(text)
@@ -180,10 +199,25 @@ struct Validator {
 
     func describe(_ node: Node) -> String {
         switch node {
-        case .scalar(let s): return s.style == .plain ? s.string : "\"\(s.string)\""
+        case .scalar(let s):
+            let shown = ScenarioProblem.echo(s.string)
+            if let tag = Self.explicitTag(s) { return "a value tagged \(Self.shortTag(tag)) (\(shown))" }
+            return s.style == .plain ? shown : "\"\(shown)\""
         case .mapping: return "a block of keys"
         case .sequence: return "a list"
         case .alias: return "an alias"
         }
+    }
+
+    /// The tag written before a plain scalar (`!!str 3`), or nil when its type comes from how it is written.
+    static func explicitTag(_ scalar: Node.Scalar) -> String? {
+        guard scalar.style == .plain else { return nil }
+        let tag = scalar.tag.description
+        let implied = Resolver.default.resolveTag(of: .scalar(.init(scalar.string))).rawValue
+        return tag.isEmpty || tag == "!" || tag == implied ? nil : tag
+    }
+
+    static func shortTag(_ tag: String) -> String {
+        tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
     }
 }

@@ -16,10 +16,34 @@ public struct ScenarioProblem: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     public var description: String {
-        var location = file
+        var location = Self.escaped(file)
         if let line { location += ":\(line)" + (column.map { ":\($0)" } ?? "") }
         let flat = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        return path.isEmpty ? "\(location): \(flat)" : "\(location): \(path): \(flat)"
+        let shownPath = Self.escaped(path)
+        return path.isEmpty ? "\(location): \(Self.escaped(flat))" : "\(location): \(shownPath): \(Self.escaped(flat))"
+    }
+
+    /// A value from the file as a message shows it: control characters escaped (a terminal never
+    /// receives the file's raw bytes) and at most `limit` characters, so a 4 MB value is one short line.
+    public static func echo(_ value: String, limit: Int = 60) -> String {
+        let count = value.count
+        guard count > limit else { return escaped(value) }
+        return escaped(String(value.prefix(limit))) + "… (\(count) characters)"
+    }
+
+    /// `text` with every control character (newlines, escape, NUL, C1) written as `\u{…}`.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) { out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" }
+            else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }
 

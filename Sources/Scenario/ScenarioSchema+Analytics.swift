@@ -87,6 +87,8 @@ extension ScenarioSchema {
         .section("region_population", ItalianRegions.all.enumerated().map { i, r in
             Field.integer(r.key, range: 0...100_000_000, unit: "people", doc: "\(r.name): weight of the region as province of domicile.",
                           get: { Int64($0.analytics.regionWeights[i]) }, set: { $0.analytics.regionWeights[i] = Double($1) })
+        }, check: { s in
+            s.analytics.regionWeights.contains(where: { $0 > 0 }) ? nil : "at least one region must have a positive weight"
         }, doc: """
             Regional weights for the area of domicile; default: ISTAT residents on 1 January 2020. Within the area each phone \
             draws its province (107, Immuni's codes) by ISTAT residents.

@@ -1,3 +1,4 @@
+import EventEngine
 import Simulation
 
 /// Every key a scenario file may contain, each bound to the property of `ScenarioSettings` that holds
@@ -6,11 +7,15 @@ public enum ScenarioSchema {
     typealias S = ScenarioSettings
 
     public static let fields: [Field] = [
-        .text("name", doc: "Scenario name; names the results folder. Default: the file name without extension.", defaultNote: "file name",
+        .text("name", form: .name, doc: "Scenario name; names the results folder. Default: the file name without extension.", defaultNote: "file name",
               get: { $0.name ?? "" }, set: { $0.name = $1 }),
         .integer("seed", \S.seed, range: 0...Int64.max,
                  doc: "Master seed. Every random stream is derived from (seed, stream name, entity index)."),
-        .date("start", \S.start, doc: "First simulated day (UTC midnight)."),
+        .date("start", \S.start, range: supportedStarts, doc: """
+            First simulated day (UTC midnight). From 2000 so that a key history before the start stays after 1970 (GAEN's \
+            interval numbers and the keys' streams count from 1970); to 2095 so that the longest run ends before P6's \
+            32-bit Unix seconds run out (2106-02-07).
+            """),
         .integer("days", \S.days, range: 1...3650, unit: "days", doc: "Number of simulated days."),
         .section("population", population, doc: "Who lives in the simulated country and who runs the app."),
         .section("contacts", contacts,
@@ -31,6 +36,8 @@ public enum ScenarioSchema {
         }, doc: "P6 proximity protocol phones beside GAEN on the same contacts."),
         .section("outputs", outputs, doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]
+
+    static let supportedStarts = CivilDate(year: 2000, month: 1, day: 1)...CivilDate(year: 2095, month: 12, day: 31)
 
     static let ageGroups: [(name: String, doc: String)] = [
         ("children", "Share aged 0–17 (go to school)."), ("adults", "Share aged 18–64 (may go to work)."),

@@ -6,36 +6,6 @@ import Reporting
 import Scenario
 import Simulation
 
-/// A stored baseline of detection accuracy (Results/baselines/*.json).
-struct RegressionBaseline: Codable, Equatable {
-    var source: String
-    var preset: String
-    var notified: Int
-    var falsePositives: Int
-    var closeContactsWithApp: Int
-    var falseNegatives: Int
-
-    var counts: DetectionCounts {
-        DetectionCounts(notified: notified, falsePositives: falsePositives, closeContactsWithApp: closeContactsWithApp, falseNegatives: falseNegatives)
-    }
-
-    init(source: String, preset: String, counts c: DetectionCounts) {
-        self.source = source
-        self.preset = preset
-        notified = c.notified
-        falsePositives = c.falsePositives
-        closeContactsWithApp = c.closeContactsWithApp
-        falseNegatives = c.falseNegatives
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case source, preset, notified
-        case falsePositives = "false_positives"
-        case closeContactsWithApp = "close_contacts_with_app"
-        case falseNegatives = "false_negatives"
-    }
-}
-
 struct RegressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regress",
@@ -84,13 +54,13 @@ struct RegressCommand: ParsableCommand {
             return
         }
         let base: RegressionBaseline
-        do {
-            base = try JSONDecoder().decode(RegressionBaseline.self, from: Data(contentsOf: url))
-        } catch {
-            Console.error("error: \(baseline): cannot read baseline (\(error.localizedDescription)); create it with --update")
+        do { base = try RegressionBaseline.load(file: baseline) } catch {
+            Console.error("error: \(error.description)")
             throw ExitCode(2)
         }
-        if base.preset != preset { Console.error("warning: baseline preset \(base.preset), now \(preset)") }
+        if base.preset != preset {
+            Console.error("warning: the baseline was made with preset \(base.preset.rawValue), this run uses \(preset.rawValue)")
+        }
         let rows = DetectionRegression.compare(baseline: base.counts, now: counts, alpha: alpha)
         print(Self.table(rows, alpha: alpha), terminator: "")
         if rows.contains(where: { $0.verdict == .regression || ($0.verdict == .noData && $0.baseline.n > 0) }) { throw ExitCode(1) }
@@ -111,19 +81,23 @@ struct RegressCommand: ParsableCommand {
     }
 
     /// The counts of a run folder or of running the scenario.
-    func current() throws -> (DetectionCounts, String) {
+    func current() throws -> (DetectionCounts, DetectionPreset) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue {
-            let file = URL(fileURLWithPath: source).appendingPathComponent("summary.json")
-            guard let data = try? Data(contentsOf: file),
-                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let d = json["detection"] as? [String: Any],
-                  let n = d["notified"] as? Int, let fp = d["false_positives"] as? Int,
-                  let m = d["close_contacts_with_app"] as? Int, let fn = d["false_negatives"] as? Int else {
-                Console.error("error: \(file.path): no detection block with notified, false_positives, close_contacts_with_app, false_negatives")
+            let detection: (counts: DetectionCounts, preset: DetectionPreset)?
+            let run: FinishedRun
+            do {
+                run = try FinishedRun(folder: source)
+                detection = try run.detection()
+            } catch {
+                Console.error("error: \(error.description)")
                 throw ExitCode(2)
             }
-            return (DetectionCounts(notified: n, falsePositives: fp, closeContactsWithApp: m, falseNegatives: fn), d["preset"] as? String ?? "unknown")
+            guard let detection else {
+                Console.error("error: \(run.summaryPath): no detection block (the run had no app phones)")
+                throw ExitCode(2)
+            }
+            return detection
         }
         let loaded: LoadedScenario
         do { loaded = try ScenarioLoader.load(file: source) } catch {
@@ -132,6 +106,6 @@ struct RegressCommand: ParsableCommand {
         }
         let config = SimulationConfig(scenario: loaded.resolved, threads: threads.count)
         let results = try Simulation(config: config).run()
-        return (DetectionCounts(summary: results.summary.detection), config.detection.preset.rawValue)
+        return (DetectionCounts(summary: results.summary.detection), config.detection.preset)
     }
 }

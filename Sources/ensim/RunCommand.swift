@@ -58,8 +58,18 @@ struct RunCommand: ParsableCommand {
         let threadCount = threads.count
         let config = SimulationConfig(scenario: resolved, threads: threadCount)
 
-        let folder = URL(fileURLWithPath: out ?? defaultFolder(config))
         let log = Logger(label: "ensim.run")
+        // Claimed before the work, so a clash with another run or an existing folder costs nothing.
+        let folder: RunFolder
+        do {
+            folder = try out.map { try RunFolder(finalURL: URL(fileURLWithPath: $0)) } ?? Self.claimDefaultFolder(config)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        if !quiet, !folder.removedStale.isEmpty {
+            log.info("removed \(folder.removedStale.count) staging folder(s) of killed runs: \(folder.removedStale.joined(separator: ", "))")
+        }
         let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(STDERR_FILENO) == 1 ? .bar : .lines), logger: log)
         if !quiet {
             log.info("running \(loaded.file): \(config.days) days from \(resolved.at("start")!.textValue!), \(config.populationSize) people, seed \(config.seed), \(threadCount) threads")
@@ -69,6 +79,7 @@ struct RunCommand: ParsableCommand {
             results = try Simulation(config: config).run(progress: reporter.update)
         } catch {
             reporter.finish()
+            folder.discard()
             Console.error("error: simulation failed: \(error)")
             throw ExitCode(1)
         }
@@ -82,19 +93,21 @@ struct RunCommand: ParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        print(folder.path)
+        print(folder.finalURL.path)
     }
 
-    func defaultFolder(_ config: SimulationConfig) -> String {
+    /// Results/<name>/<UTC time>-seed<seed>, with -2, -3, … when runs start in the same second.
+    static func claimDefaultFolder(_ config: SimulationConfig) throws -> RunFolder {
         let stamp = Self.stampFormatter.string(from: Date())
         let base = "Results/\(config.name)/\(stamp)-seed\(config.seed)"
-        var candidate = base
-        var n = 2
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = "\(base)-\(n)"
-            n += 1
+        for n in 1...1000 {
+            do {
+                return try RunFolder(finalURL: URL(fileURLWithPath: n == 1 ? base : "\(base)-\(n)"))
+            } catch is RunFolder.ClaimError {
+                continue
+            }
         }
-        return candidate
+        throw ReportingError.io(path: base, reason: "1000 runs of this scenario and seed started in the same second; use --out")
     }
 
     static var stampFormatter: DateFormatter {

@@ -110,7 +110,7 @@ import Testing
         try run.commit()
         #expect(FileManager.default.fileExists(atPath: final.appendingPathComponent("summary.json").path))
         #expect(!FileManager.default.fileExists(atPath: run.stagingURL.path))
-        #expect(throws: ReportingError.self) { try RunFolder(finalURL: final) }
+        #expect(throws: RunFolder.ClaimError.self) { try RunFolder(finalURL: final) }
     }
 
     @Test func discardedRunLeavesNothing() throws {
@@ -119,5 +119,47 @@ import Testing
         try run.write("daily.csv", Data())
         run.discard()
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+    }
+
+    /// A folder is claimed when the run starts: a second claim fails at once, and a finished or
+    /// discarded run releases it.
+    @Test func aClaimedFolderRefusesASecondRun() throws {
+        let final = tempDir().appendingPathComponent("run-3")
+        let first = try RunFolder(finalURL: final)
+        #expect {
+            _ = try RunFolder(finalURL: final)
+        } throws: { error in
+            guard case RunFolder.ClaimError.busy = error else { return false }
+            return "\(error)".contains("another ensim run is writing this folder")
+        }
+        first.discard()
+        let again = try RunFolder(finalURL: final)
+        try again.commit()
+        #expect {
+            _ = try RunFolder(finalURL: final)
+        } throws: { error in
+            guard case RunFolder.ClaimError.exists = error else { return false }
+            return true
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: final.deletingLastPathComponent().path) == ["run-3"])
+    }
+
+    /// Staging folders of dead runs (nobody holds their lock) go at the next claim; a live run's stays.
+    @Test func staleStagingFoldersOfDeadRunsAreRemoved() throws {
+        let parent = tempDir()
+        let fm = FileManager.default
+        let live = try RunFolder(finalURL: parent.appendingPathComponent("live"))
+        let dead = parent.appendingPathComponent(".old.partial-999999")
+        try fm.createDirectory(at: dead, withIntermediateDirectories: false)
+        let deadWithLock = parent.appendingPathComponent(".older.partial-999998")
+        try fm.createDirectory(at: deadWithLock, withIntermediateDirectories: false)
+        _ = fm.createFile(atPath: parent.appendingPathComponent(".older.lock").path, contents: nil)
+        let next = try RunFolder(finalURL: parent.appendingPathComponent("next"))
+        #expect(Set(next.removedStale.map { URL(fileURLWithPath: $0).lastPathComponent }) == [dead.lastPathComponent, deadWithLock.lastPathComponent])
+        #expect(fm.fileExists(atPath: live.stagingURL.path), "a live run's staging folder must stay")
+        #expect(!fm.fileExists(atPath: dead.path) && !fm.fileExists(atPath: deadWithLock.path))
+        live.discard()
+        next.discard()
+        #expect(try fm.contentsOfDirectory(atPath: parent.path).isEmpty)
     }
 }
