@@ -37,7 +37,7 @@ public enum ScenarioSchema {
         .section("outputs", outputs, doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]
 
-    static let supportedStarts = CivilDate(year: 2000, month: 1, day: 1)...CivilDate(year: 2095, month: 12, day: 31)
+    static let supportedStarts = SimulationConfig.supportedStartDates
 
     static let ageGroups: [(name: String, doc: String)] = [
         ("children", "Share aged 0–17 (go to school)."), ("adults", "Share aged 18–64 (may go to work)."),

@@ -45,7 +45,7 @@ public final class Simulation {
 
     /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
     public init(config: SimulationConfig) throws {
-        precondition(config.days >= 1 && config.populationSize >= 1, "validated by the scenario layer")
+        try config.check()
         self.config = config
         let engine = Engine<SimulationEvent>(start: config.start)
         self.engine = engine

@@ -1,0 +1,32 @@
+import EventEngine
+import Foundation
+
+/// What the stages take for granted about their parameters. The scenario layer refuses such input
+/// with a line naming the key; this is the last guard for configurations built in code, so that no
+/// `try!` or trap inside a stage is reachable by input.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension SimulationConfig {
+    /// Earliest and latest first days the model supports: keys before the start stay after 1970,
+    /// and P6's 32-bit Unix seconds (to 2106-02-07) outlast the longest run.
+    public static let supportedStartDates = CivilDate(year: 2000, month: 1, day: 1)...CivilDate(year: 2095, month: 12, day: 31)
+
+    public func check() throws(ConfigurationError) {
+        guard days >= 1, days <= 3650, population.size >= 1 else {
+            throw ConfigurationError(description: "days must be 1…3650 and population.size at least 1")
+        }
+        guard Self.supportedStartDates.contains(CivilDate(containing: start)) else {
+            let (first, last) = (Self.supportedStartDates.lowerBound, Self.supportedStartDates.upperBound)
+            throw ConfigurationError(description: "start must be from \(first) to \(last)")
+        }
+        let distributions: [(String, [Double])] = [
+            ("population.age_shares", population.ageShares), ("contacts.household_size_shares", contacts.householdSizeShares),
+            ("radio.placement_shares", radio.placementShares), ("analytics.phones.region_population", analytics.regionWeights),
+        ]
+        for (key, weights) in distributions where weights.isEmpty || !weights.allSatisfy({ $0.isFinite && $0 >= 0 }) || !weights.contains(where: { $0 > 0 }) {
+            throw ConfigurationError(description: "\(key) must be finite non-negative weights, not all zero")
+        }
+    }
+}
