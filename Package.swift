@@ -80,7 +80,6 @@ let package = Package(
         ] + simulationStages + ["Simulation"]),
         .target(name: "Reporting", dependencies: [
             "Scenario",
-            .product(name: "CSV", package: "CSV.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ] + simulationStages + ["Simulation"]),
 

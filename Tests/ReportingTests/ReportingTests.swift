@@ -96,8 +96,12 @@ import Testing
         var table = ResultTable(columns: ["day", "date", "note"])
         table.append([.integer(0), .text("2020-10-01"), .text("a,b")])
         table.append([.integer(1), .number(1.5), .text("")])
-        let text = String(decoding: try CSVReport.encode(table), as: UTF8.self)
+        let text = String(decoding: CSVReport.encode(table), as: UTF8.self)
         #expect(text == "day,date,note\n0,2020-10-01,\"a,b\"\n1,1.5,\n")
+        var odd = ResultTable(columns: ["a\"b", "c"])
+        odd.append([.text("say \"hi\""), .text("two\r\nlines")])
+        odd.append([.boolean(true), .number(.nan)])
+        #expect(String(decoding: CSVReport.encode(odd), as: UTF8.self) == "\"a\"\"b\",c\n\"say \"\"hi\"\"\",\"two\r\nlines\"\ntrue,\n")
     }
 
     @Test func runFolderAppearsOnlyWhenComplete() throws {
