@@ -95,6 +95,8 @@ public final class DistributionModel {
             for i in range { all[i].advance(until: end) }
         }
         now = end
+        // Minutes before `end` are final: later events are at `end` or after.
+        if foldsLoad { history.fold(all, upTo: Int((end - start) / 60), drop: true) }
         var out: [PackageDownload] = []
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
@@ -118,7 +120,25 @@ public final class DistributionModel {
     /// Bytes of state per client (its record holds the time of its next event; there is no queue).
     public static var bytesPerClient: Int { MemoryLayout<ClientState>.stride }
 
-    package var mergedCounters: LoadCounters { LoadCounters.merged(shards.map(\.core.counters)) }
+    /// Test hook: false keeps every shard's per-second counters (tests that read request times).
+    package var foldsLoad = true
+
+    /// The load of the minutes every shard has finished.
+    package private(set) var history = LoadHistory()
+
+    /// The whole load so far: the history and what the shards still hold.
+    package var loadSoFar: LoadHistory {
+        var all = history
+        all.fold(shards, upTo: shards.map(\.core.counters.endMinute).max() ?? 0, drop: false)
+        return all
+    }
+
+    /// Download latency histogram (minutes from publication), summed over shards.
+    package var latencyMinutes: [Int] {
+        var total = [Int](repeating: 0, count: LoadCounters.latencyBins)
+        for s in shards { for (i, v) in s.core.counters.latencyMinutes.enumerated() { total[i] &+= v } }
+        return total
+    }
 
     /// Bytes per sampled client and day, in client order, of the days completed so far.
     package func bytesPerClientCompleteDay() -> ArraySlice<[Int]> {

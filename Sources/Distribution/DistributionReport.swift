@@ -33,7 +33,8 @@ public enum CWASeedEstimate {
 
 extension DistributionModel {
     public func results() -> DistributionResults {
-        let counters = mergedCounters
+        let counters = loadSoFar
+        let latencyMinutes = self.latencyMinutes
         let elapsed = max(1, now - start)
         let days = Double(elapsed) / 86_400
         func total(_ m: LoadCounters.Metric) -> Int { (0..<counters.minutes).reduce(0) { $0 + counters.value(m, minute: $1) } }
@@ -42,7 +43,7 @@ extension DistributionModel {
         let bytes = total(.bytes), errors = total(.errors)
         let perDay = Double(requests) / days
         let bytesPerDay = Double(bytes) / days
-        let peak = counters.requestsPerSecond.max().map(Int.init) ?? 0
+        let peak = counters.peak(minutes: 0..<counters.minutes)
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
         let sample = bytesPerClientCompleteDay().flatMap { $0.map(Double.init) }
@@ -50,16 +51,16 @@ extension DistributionModel {
         func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
         let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)
 
-        let latencyCount = counters.latencyMinutes.reduce(0, +)
+        let latencyCount = latencyMinutes.reduce(0, +)
         func latencyQuantile(_ p: Double) -> Double {
             guard latencyCount > 0 else { return 0 }
             let target = p * Double(latencyCount)
             var cumulative = 0
-            for (bin, n) in counters.latencyMinutes.enumerated() {
+            for (bin, n) in latencyMinutes.enumerated() {
                 cumulative += n
                 if Double(cumulative) >= target { return Double(bin) + 0.5 }
             }
-            return Double(counters.latencyMinutes.count)
+            return Double(latencyMinutes.count)
         }
         let errorCI = Proportion.wilson(successes: errors, trials: max(1, requests))
         let seedScale = Double(clientCount) / CWASeedEstimate.clients
@@ -91,28 +92,24 @@ extension DistributionModel {
         var hourly = ResultTable(columns: ["hour", "time_utc", "requests"] + metrics.filter { $0 != .clients }.map(\.column)
                                  + ["peak_requests_per_second"])
         let minutes = Int(elapsed / 60)
-        func peakSeconds(_ range: Range<Int>) -> Int {
-            let r = range.clamped(to: 0..<counters.requestsPerSecond.count)
-            return r.isEmpty ? 0 : Int(counters.requestsPerSecond[r].max()!)
-        }
         for m in 0..<minutes {
             let values = metrics.map { counters.value($0, minute: m) }
             let t = start + Int64(m) * 60
             perMinute.append([.integer(Int64(m)), .text(Self.timestamp(t)),
                               .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
-                             + [.integer(Int64(peakSeconds(m * 60..<(m + 1) * 60)))])
+                             + [.integer(Int64(counters.peak(minutes: m..<m + 1)))])
         }
         for h in 0..<(minutes / 60) {
             let hourMetrics = metrics.filter { $0 != .clients }
             let values = hourMetrics.map { m in (h * 60..<(h + 1) * 60).reduce(0) { $0 + counters.value(m, minute: $1) } }
             hourly.append([.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)),
                            .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
-                          + [.integer(Int64(peakSeconds(h * 3_600..<(h + 1) * 3_600)))])
+                          + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))])
         }
         var latency = ResultTable(columns: ["latency_minute", "downloads"])
-        let lastBin = counters.latencyMinutes.lastIndex { $0 > 0 } ?? -1
+        let lastBin = latencyMinutes.lastIndex { $0 > 0 } ?? -1
         for bin in 0...max(0, lastBin) where lastBin >= 0 {
-            latency.append([.integer(Int64(bin)), .integer(Int64(counters.latencyMinutes[bin]))])
+            latency.append([.integer(Int64(bin)), .integer(Int64(latencyMinutes[bin]))])
         }
         return DistributionResults(summary: summary, hourly: hourly, perMinute: perMinute, latency: latency)
     }

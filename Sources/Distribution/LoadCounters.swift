@@ -30,25 +30,43 @@ package struct LoadCounters {
     /// Latency histogram: one bin per minute up to 14 days, the last bin collects the rest.
     package static let latencyBins = 14 * 1_440 + 1
 
-    /// minute * metricCount + metric.
+    /// The minute `perMinute` starts at: earlier minutes were folded into the run's `LoadHistory`,
+    /// so a shard keeps about a day of counters however long the run.
+    package private(set) var firstMinute = 0
+    /// (minute - firstMinute) * metricCount + metric.
     package var perMinute: [Int] = []
-    /// Requests per second (peak requests/s).
+    /// Requests per second from `firstMinute * 60` (peak requests/s).
     package var requestsPerSecond: [UInt32] = []
     package var latencyMinutes = [Int](repeating: 0, count: latencyBins)
 
     @inline(__always)
     package mutating func add(_ metric: Metric, _ value: Int, minute: Int) {
-        let i = minute * Self.metricCount + metric.rawValue
+        let i = (minute - firstMinute) * Self.metricCount + metric.rawValue
         if i >= perMinute.count { perMinute.append(contentsOf: repeatElement(0, count: max(i + 1 - perMinute.count, 1_440 * Self.metricCount))) }
         perMinute[i] &+= value
     }
 
     @inline(__always)
     package mutating func addRequests(_ n: Int, second: Int) {
-        if second >= requestsPerSecond.count {
-            requestsPerSecond.append(contentsOf: repeatElement(0, count: max(second + 1 - requestsPerSecond.count, 86_400)))
+        let i = second - firstMinute * 60
+        if i >= requestsPerSecond.count {
+            requestsPerSecond.append(contentsOf: repeatElement(0, count: max(i + 1 - requestsPerSecond.count, 86_400)))
         }
-        requestsPerSecond[second] &+= UInt32(n)
+        requestsPerSecond[i] &+= UInt32(n)
+    }
+
+    /// The last minute with any counter, plus one.
+    package var endMinute: Int {
+        max(firstMinute + perMinute.count / Self.metricCount, firstMinute + (requestsPerSecond.count + 59) / 60)
+    }
+
+    /// Forgets the counters of minutes before `minute` (already folded into the history).
+    package mutating func drop(before minute: Int) {
+        guard minute > firstMinute else { return }
+        let minutes = minute - firstMinute
+        perMinute.removeFirst(min(perMinute.count, minutes * Self.metricCount))
+        requestsPerSecond.removeFirst(min(requestsPerSecond.count, minutes * 60))
+        firstMinute = minute
     }
 
     @inline(__always)
@@ -56,27 +74,13 @@ package struct LoadCounters {
         latencyMinutes[min(Int(max(0, seconds) / 60), Self.latencyBins - 1)] &+= 1
     }
 
-    /// Sum of shards (shard order does not matter for sums; kept in order anyway).
-    package static func merged(_ parts: [LoadCounters]) -> LoadCounters {
-        var total = LoadCounters()
-        for p in parts {
-            if p.perMinute.count > total.perMinute.count {
-                total.perMinute.append(contentsOf: repeatElement(0, count: p.perMinute.count - total.perMinute.count))
-            }
-            for (i, v) in p.perMinute.enumerated() { total.perMinute[i] &+= v }
-            if p.requestsPerSecond.count > total.requestsPerSecond.count {
-                total.requestsPerSecond.append(contentsOf: repeatElement(0, count: p.requestsPerSecond.count - total.requestsPerSecond.count))
-            }
-            for (i, v) in p.requestsPerSecond.enumerated() { total.requestsPerSecond[i] &+= v }
-            for (i, v) in p.latencyMinutes.enumerated() { total.latencyMinutes[i] &+= v }
-        }
-        return total
-    }
-
     package func value(_ metric: Metric, minute: Int) -> Int {
-        let i = minute * Self.metricCount + metric.rawValue
-        return i < perMinute.count ? perMinute[i] : 0
+        let i = (minute - firstMinute) * Self.metricCount + metric.rawValue
+        return i >= 0 && i < perMinute.count ? perMinute[i] : 0
     }
 
-    package var minutes: Int { perMinute.count / Self.metricCount }
+    package func requests(second: Int) -> UInt32 {
+        let i = second - firstMinute * 60
+        return i >= 0 && i < requestsPerSecond.count ? requestsPerSecond[i] : 0
+    }
 }

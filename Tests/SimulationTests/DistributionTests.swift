@@ -23,13 +23,16 @@ import Testing
 
     func model(_ p: DistributionParameters, _ flavor: DistributionFlavor, contact: Int, seed: UInt64 = 3,
                threads: Int = 1) -> DistributionModel {
-        DistributionModel(parameters: p, flavor: flavor, seed: seed, start: start,
-                          contactPhoneIsIOS: (0..<contact).map { $0 % 3 == 0 }, threads: threads)
+        let m = DistributionModel(parameters: p, flavor: flavor, seed: seed, start: start,
+                                  contactPhoneIsIOS: (0..<contact).map { $0 % 3 == 0 }, threads: threads)
+        m.foldsLoad = false
+        return m
     }
 
     /// Seconds (since start) at which a model's clients made requests.
     func requestSeconds(_ m: DistributionModel) -> [Int] {
-        m.mergedCounters.requestsPerSecond.enumerated().flatMap { s, n in repeatElement(s, count: Int(n)) }
+        let end = 60 * (m.shards.map(\.core.counters.endMinute).max() ?? 0)
+        return (0..<end).flatMap { s in repeatElement(s, count: m.shards.reduce(0) { $0 + Int($1.core.counters.requests(second: s)) }) }
     }
 
     @Test func defaultsAreTheSeedsAndDocumentedValues() {
@@ -139,6 +142,29 @@ import Testing
             let p = packages[d.package]; return Array(stride(from: p.covers.lowerBound, to: p.covers.upperBound, by: 3_600)) }) }
         #expect(hours(normal[1].filter { $0.phone == 1 } + normal[2].filter { $0.phone == 1 })
                 == hours(caughtUp))
+    }
+
+    /// Folding finished minutes into the run's history (so shards hold a day of counters, not the
+    /// whole run) changes no figure and no table row, whether advanced by day or by hour.
+    @Test func foldedLoadHistoryGivesTheSameResults() throws {
+        let packages = try SyntheticPackages.make(flavor: .cwa, start: start, days: 3, casesPerDay: 48, keysPerCase: 2, seed: 5)
+        var p = DistributionParameters.default
+        p.clients = 400
+        func run(folds: Bool, step: Int64) -> DistributionResults {
+            let m = model(p, .cwa, contact: 30, threads: 3)
+            m.foldsLoad = folds
+            m.publish(packages)
+            for t in stride(from: start + step, through: start + 3 * 86_400, by: Int(step)) { _ = m.advance(until: t) }
+            if m.now < start + 3 * 86_400 { _ = m.advance(until: start + 3 * 86_400) }
+            return m.results()
+        }
+        let whole = run(folds: false, step: 86_400)
+        for (folds, step) in [(true, Int64(86_400)), (true, 3_600), (true, 3_599)] {
+            let folded = run(folds: folds, step: step)
+            #expect(folded.summary == whole.summary, "step \(step)")
+            #expect(folded.perMinute == whole.perMinute && folded.hourly == whole.hourly && folded.latency == whole.latency, "step \(step)")
+        }
+        #expect(whole.summary.peakRequestsPerSecond > 0 && whole.perMinute.rows.count == 3 * 1_440)
     }
 
     @Test func bytesPerPackageRequestAreTheZipSizes() throws {
