@@ -124,7 +124,7 @@ public final class DistributionModel {
     package var foldsLoad = true
 
     /// The load of the minutes every shard has finished.
-    package private(set) var history = LoadHistory()
+    package private(set) lazy var history = LoadHistory(binMinutes: parameters.writesMinutes ? 1 : 60)
 
     /// The whole load so far: the history and what the shards still hold.
     package var loadSoFar: LoadHistory {

@@ -51,6 +51,9 @@ public struct DistributionParameters: Sendable, Equatable {
     public var sessionOverheadBytes = 4_500
     /// Bins of the latency histogram and the per-client-day bytes sample (at most this many clients).
     public var bytesSampleClients = 1_000_000
+    /// Write distribution_minutes.csv (1,440 rows a day); off, the load is kept per hour, so a long
+    /// run's memory does not grow with per-minute counters.
+    public var writesMinutes = true
 
     public init() {}
 

@@ -8,15 +8,15 @@ public struct DistributionResults: Sendable {
     public var summary: DistributionSummary
     /// One row per simulated hour.
     public var hourly: ResultTable
-    /// One row per simulated minute.
-    public var perMinute: ResultTable
+    /// One row per simulated minute (nil when `writesMinutes` is off).
+    public var perMinute: ResultTable?
     /// Publication-to-download latency histogram, one row per minute of delay.
     public var latency: ResultTable
 
     /// The tables as run files: distribution_hourly.csv, distribution_minutes.csv, distribution_latency.csv.
     public var tables: [NamedTable] {
-        [NamedTable("distribution_hourly.csv", hourly), NamedTable("distribution_minutes.csv", perMinute),
-         NamedTable("distribution_latency.csv", latency)]
+        [NamedTable("distribution_hourly.csv", hourly)] + (perMinute.map { [NamedTable("distribution_minutes.csv", $0)] } ?? [])
+            + [NamedTable("distribution_latency.csv", latency)]
     }
 }
 
@@ -37,13 +37,13 @@ extension DistributionModel {
         let latencyMinutes = self.latencyMinutes
         let elapsed = max(1, now - start)
         let days = Double(elapsed) / 86_400
-        func total(_ m: LoadCounters.Metric) -> Int { (0..<counters.minutes).reduce(0) { $0 + counters.value(m, minute: $1) } }
+        func total(_ m: LoadCounters.Metric) -> Int { counters.total(m) }
         let index = total(.indexRequests), packages = total(.packageRequests)
         let requests = index + packages
         let bytes = total(.bytes), errors = total(.errors)
         let perDay = Double(requests) / days
         let bytesPerDay = Double(bytes) / days
-        let peak = counters.peak(minutes: 0..<counters.minutes)
+        let peak = counters.peak(minutes: 0..<counters.bins * counters.binMinutes)
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
         let sample = bytesPerClientCompleteDay().flatMap { $0.map(Double.init) }
@@ -92,8 +92,8 @@ extension DistributionModel {
         var hourly = ResultTable(columns: ["hour", "time_utc", "requests"] + metrics.filter { $0 != .clients }.map(\.column)
                                  + ["peak_requests_per_second"])
         let minutes = Int(elapsed / 60)
-        for m in 0..<minutes {
-            let values = metrics.map { counters.value($0, minute: m) }
+        for m in 0..<minutes where parameters.writesMinutes {
+            let values = metrics.map { counters.value($0, minutes: m..<m + 1) }
             let t = start + Int64(m) * 60
             perMinute.append([.integer(Int64(m)), .text(Self.timestamp(t)),
                               .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
@@ -101,7 +101,7 @@ extension DistributionModel {
         }
         for h in 0..<(minutes / 60) {
             let hourMetrics = metrics.filter { $0 != .clients }
-            let values = hourMetrics.map { m in (h * 60..<(h + 1) * 60).reduce(0) { $0 + counters.value(m, minute: $1) } }
+            let values = hourMetrics.map { counters.value($0, minutes: h * 60..<(h + 1) * 60) }
             hourly.append([.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)),
                            .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
                           + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))])
@@ -111,7 +111,8 @@ extension DistributionModel {
         for bin in 0...max(0, lastBin) where lastBin >= 0 {
             latency.append([.integer(Int64(bin)), .integer(Int64(latencyMinutes[bin]))])
         }
-        return DistributionResults(summary: summary, hourly: hourly, perMinute: perMinute, latency: latency)
+        return DistributionResults(summary: summary, hourly: hourly, perMinute: parameters.writesMinutes ? perMinute : nil,
+                                   latency: latency)
     }
 
     package static func timestamp(_ t: SimTime) -> String {

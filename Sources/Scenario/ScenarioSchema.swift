@@ -112,6 +112,10 @@ public enum ScenarioSchema {
 
     static let outputs: [Field] = [
         .boolean("hourly", \S.writeHourly, doc: "Write hourly.csv."),
+        .boolean("distribution_minutes", \S.distribution.writesMinutes, doc: """
+            Write distribution_minutes.csv (1,440 rows and about 90 kB a simulated day). Off for long runs: the CDN load is then \
+            kept per hour, and memory no longer grows with per-minute counters.
+            """),
         .boolean("exports", \S.backend.keepExports,
                  doc: "Write every published export zip into `exports/` (open them with `ensim gaen inspect`)."),
     ]

@@ -100,7 +100,7 @@ import Testing
         #expect(checks == checks.sorted { ($0.at, $0.phone) < ($1.at, $1.phone) })
         // A failed Immuni session fails on exactly one request: completed = sessions − errors.
         let c = model.loadSoFar
-        func total(_ m: LoadCounters.Metric) -> Int { (60..<(6 * 60)).reduce(0) { $0 + c.value(m, minute: $1) } }
+        func total(_ m: LoadCounters.Metric) -> Int { c.value(m, minutes: 60..<(6 * 60)) }
         #expect(total(.errors) > 0)
         #expect(checks.count == total(.sessions) - total(.errors))
         let other = DistributionModel(parameters: p, flavor: .immuni, seed: 4, start: start,

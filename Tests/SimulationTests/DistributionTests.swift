@@ -164,7 +164,14 @@ import Testing
             #expect(folded.summary == whole.summary, "step \(step)")
             #expect(folded.perMinute == whole.perMinute && folded.hourly == whole.hourly && folded.latency == whole.latency, "step \(step)")
         }
-        #expect(whole.summary.peakRequestsPerSecond > 0 && whole.perMinute.rows.count == 3 * 1_440)
+        #expect(whole.summary.peakRequestsPerSecond > 0 && whole.perMinute?.rows.count == 3 * 1_440)
+        // Without the per-minute table the load is kept per hour: the same summary and hourly table.
+        p.writesMinutes = false
+        for step in [Int64(86_400), 3_599] {
+            let hourly = run(folds: true, step: step)
+            #expect(hourly.summary == whole.summary && hourly.hourly == whole.hourly && hourly.perMinute == nil, "step \(step)")
+            #expect(!hourly.tables.map(\.name).contains("distribution_minutes.csv"))
+        }
     }
 
     @Test func bytesPerPackageRequestAreTheZipSizes() throws {
@@ -181,7 +188,7 @@ import Testing
         var downloads: [PackageDownload] = []
         downloads += m.advance(until: start + 86_400 + 3_600)
         let summary = m.results().summary
-        let table = m.results().perMinute
+        let table = try #require(m.results().perMinute)
         let packageBytes = table.column("package_bytes").reduce(0) { $0 + Int($1.intValue!) }
         let clientDownloads = summary.packagesDownloaded
         #expect(clientDownloads == 50 * 24)
