@@ -12,8 +12,11 @@ import SimulationCore
 /// - Notified users: uploads with exposure ÷ p_OWE, against the phones notified in the month.
 /// - Bluetooth off: share of uploads without exposure reporting Bluetooth off, against the share
 ///   of working phone-days with Bluetooth off.
-/// Each estimate's 95% interval is Clopper–Pearson on (uploads, true count) scaled by 1/p: the
-/// spread that sampling alone gives an estimate of that truth.
+/// Each count's 95% interval comes from what the service observes, the accepted uploads and p:
+/// the exact interval for the number of phones N behind x uploads when each uploads with
+/// probability p (`Proportion.binomialTrials`); the Bluetooth-off share's is Clopper–Pearson on
+/// the uploads. The truth never enters an interval; how often the intervals cover it is
+/// measured (`coverage`), and falls with attacks that add uploads.
 package struct AnalyticsReport {
     package let model: AnalyticsModel
     package var ledger: AnalyticsLedger { model.ledger }
@@ -22,11 +25,8 @@ package struct AnalyticsReport {
     package typealias Estimate = AnalyticsSummary.Estimate
 
     package static func count(_ uploads: Int, rate: Double, truth: Double) -> Estimate {
-        let n = Int(truth.rounded())
-        let estimate = Double(uploads) / rate
-        guard n > 0 else { return Estimate(truth: truth, estimate: estimate, lower: estimate, upper: estimate) }
-        let ci = Proportion.clopperPearson(successes: min(uploads, n), trials: n)
-        return Estimate(truth: truth, estimate: estimate, lower: ci.lower * truth / rate, upper: ci.upper * truth / rate)
+        let interval = Proportion.binomialTrials(successes: uploads, probability: rate)
+        return Estimate(truth: truth, estimate: Double(uploads) / rate, lower: Double(interval.lower), upper: Double(interval.upper))
     }
 
     package static func share(_ x: Int, of n: Int, truth: Double) -> Estimate {
@@ -148,6 +148,31 @@ package struct AnalyticsReport {
             workingAppsCICoversTruthShare: errors.isEmpty ? 0 : Double(covered) / Double(errors.count), table: "analytics_provinces.csv")
     }
 
+    /// Shares of region-months (and province-months) with a truth whose interval covers it.
+    package func intervalCoverage() -> AnalyticsSummary.Coverage {
+        func share(_ covered: Int, _ n: Int) -> Double { n > 0 ? Double(covered) / Double(n) : 0 }
+        func covers(_ e: Estimate) -> Bool { e.lower <= e.truth && e.truth <= e.upper }
+        var n = [0, 0, 0], covered = [0, 0, 0], provinceMonths = 0, provincesCovered = 0
+        for m in ledger.months.indices {
+            for r in 0..<ledger.regions {
+                let e = estimates(month: m, region: r)
+                for (i, estimate) in [e.working, e.notified, e.bluetoothOff].enumerated() where estimate.truth > 0 {
+                    n[i] += 1
+                    if covers(estimate) { covered[i] += 1 }
+                }
+            }
+            for i in ItalianProvinces.all.indices {
+                let e = estimates(month: m, cell: ledger[m, province: i]).working
+                guard e.truth > 0 else { continue }
+                provinceMonths += 1
+                if covers(e) { provincesCovered += 1 }
+            }
+        }
+        return AnalyticsSummary.Coverage(regionMonths: n[0], workingApps: share(covered[0], n[0]),
+                                         notifiedUsers: share(covered[1], n[1]), bluetoothOffShare: share(covered[2], n[2]),
+                                         provinceMonths: provinceMonths, workingAppsByProvince: share(provincesCovered, provinceMonths))
+    }
+
     /// analytics_hourly.csv: Analytics Service requests per hour.
     package func hourlyTable() -> ResultTable {
         var table = ResultTable(columns: ["hour", "time_utc", "day_of_month", "token_requests", "uploads", "attack_requests"])
@@ -192,7 +217,7 @@ package struct AnalyticsReport {
         let l = load
         return AnalyticsSummary(
             pWithExposure: p.pWithExposure, pWithoutExposure: p.pWithoutExposure, phones: model.profiles.count, months: months,
-            provinces: provinceSummary(), requests: l.total, requestsPerHourMean: l.meanPerHour, requestsPerHourPeak: l.peakPerHour,
+            provinces: provinceSummary(), intervalCoverage: intervalCoverage(), requests: l.total, requestsPerHourMean: l.meanPerHour, requestsPerHourPeak: l.peakPerHour,
             requestsOnFirstOfMonthVsAverageDay: l.firstOfMonthRatio,
             ios: .init(tokensAuthorised: ledger.authorisationsBySource.reduce(0, +),
                        maxTokensPerDeviceMonth: ledger.maxAuthorisationsPerDeviceMonth(),

@@ -57,6 +57,23 @@ public struct AnalyticsSummary: Equatable, Sendable, Encodable {
         }
     }
 
+    /// How often the 95% intervals, computed from uploads and p only, cover the truth: a measured
+    /// property of the estimator (attacks that add uploads lower it).
+    public struct Coverage: Equatable, Sendable, Encodable {
+        public var regionMonths: Int
+        public var workingApps: Double
+        public var notifiedUsers: Double
+        public var bluetoothOffShare: Double
+        public var provinceMonths: Int
+        public var workingAppsByProvince: Double
+
+        package enum CodingKeys: String, CodingKey {
+            case regionMonths = "region_months", workingApps = "working_apps", notifiedUsers = "notified_users"
+            case bluetoothOffShare = "bluetooth_off_share", provinceMonths = "province_months"
+            case workingAppsByProvince = "working_apps_by_province"
+        }
+    }
+
     public struct IOS: Equatable, Sendable, Encodable {
         public var tokensAuthorised: Int
         public var maxTokensPerDeviceMonth: Int
@@ -125,6 +142,7 @@ public struct AnalyticsSummary: Equatable, Sendable, Encodable {
     public var phones: Int
     public var months: [Month]
     public var provinces: Provinces
+    public var intervalCoverage: Coverage
     public var requests: Int
     public var requestsPerHourMean: Double
     public var requestsPerHourPeak: Int
@@ -139,7 +157,8 @@ public struct AnalyticsSummary: Equatable, Sendable, Encodable {
     public var sweep: [AnalyticsSweep.Row]?
 
     package enum CodingKeys: String, CodingKey {
-        case pWithExposure = "p_owe", pWithoutExposure = "p_owoe", phones, months, provinces, requests
+        case pWithExposure = "p_owe", pWithoutExposure = "p_owoe", phones, months, provinces
+        case intervalCoverage = "interval_coverage", requests
         case requestsPerHourMean = "requests_per_hour_mean", requestsPerHourPeak = "requests_per_hour_peak"
         case requestsOnFirstOfMonthVsAverageDay = "requests_on_first_of_month_vs_average_day", ios, android, attacks, events
         case detections, sweep

@@ -28,6 +28,8 @@ public enum AnalyticsSweep {
         public var provincialMeanAbsError: Double
         /// Half-width of the national 95% interval relative to the truth, mean over months.
         public var nationalRelativeHalfWidth: Double
+        /// Share of region-months whose working-apps interval covers the truth (attack-free model).
+        public var regionalCICoverage: Double
 
         /// Also sweep.csv's columns.
         package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -36,7 +38,7 @@ public enum AnalyticsSweep {
             case uploadsWithoutExposure = "uploads_without_exposure", nationalMeanError = "national_mean_error"
             case nationalMeanAbsError = "national_mean_abs_error", nationalWorstAbsError = "national_worst_abs_error"
             case regionalMeanAbsError = "regional_mean_abs_error", provincialMeanAbsError = "provincial_mean_abs_error"
-            case nationalRelativeHalfWidth = "national_ci_relative_half_width"
+            case nationalRelativeHalfWidth = "national_ci_relative_half_width", regionalCICoverage = "regional_ci_coverage"
         }
     }
 
@@ -58,7 +60,8 @@ public enum AnalyticsSweep {
             table.append([.number(r.pWithoutExposure), .integer(Int64(r.requests)), .number(r.requestsPerPhoneMonth),
                           .number(r.meanRequestsPerHour), .integer(Int64(r.peakRequestsPerHour)), .integer(Int64(r.uploadsWithoutExposure)),
                           .number(r.nationalMeanError), .number(r.nationalMeanAbsError), .number(r.nationalWorstAbsError),
-                          .number(r.regionalMeanAbsError), .number(r.provincialMeanAbsError), .number(r.nationalRelativeHalfWidth)])
+                          .number(r.regionalMeanAbsError), .number(r.provincialMeanAbsError), .number(r.nationalRelativeHalfWidth),
+                          .number(r.regionalCICoverage)])
         }
         return table
     }
@@ -92,6 +95,7 @@ public enum AnalyticsSweep {
                    nationalWorstAbsError: absolute.max() ?? 0,
                    regionalMeanAbsError: regional.isEmpty ? 0 : Statistics.mean(regional),
                    provincialMeanAbsError: provincial.isEmpty ? 0 : Statistics.mean(provincial),
-                   nationalRelativeHalfWidth: halfWidths.isEmpty ? 0 : Statistics.mean(halfWidths))
+                   nationalRelativeHalfWidth: halfWidths.isEmpty ? 0 : Statistics.mean(halfWidths),
+                   regionalCICoverage: report.intervalCoverage().workingApps)
     }
 }

@@ -25,6 +25,35 @@ public enum Proportion {
         return (lo + hi) / 2
     }
 
+    /// Exact interval for the number of trials N behind `x` observed successes when each trial
+    /// succeeds with a known probability `p` (X ~ Binomial(N, p)): the N for which `x` is not in
+    /// either tail at (1 − confidence)/2, from GSL's binomial CDF. It uses only what an observer
+    /// sees (x and p): Immuni's analytics estimate N = x / p from uploads sampled with probability p.
+    public static func binomialTrials(successes x: Int, probability p: Double, confidence: Double = 0.95) -> (lower: Int, upper: Int) {
+        precondition(x >= 0 && x < Int(UInt32.max / 4) && p > 0 && p <= 1, "binomialTrials needs x >= 0 and 0 < p <= 1")
+        if p == 1 { return (x, x) }
+        let tail = (1 - confidence) / 2
+        // P(X >= x | N) grows with N; P(X <= x | N) falls with N.
+        func atLeast(_ n: Int) -> Double { x == 0 ? 1 : gsl_cdf_binomial_Q(UInt32(x - 1), p, UInt32(n)) }
+        func atMost(_ n: Int) -> Double { gsl_cdf_binomial_P(UInt32(x), p, UInt32(n)) }
+        var hi = max(2 * x, 16)
+        while atMost(hi) >= tail || atLeast(hi) < tail { hi *= 2 }
+        // Smallest N >= x with P(X >= x) >= tail.
+        var lo = x, top = hi
+        while lo < top {
+            let mid = (lo + top) / 2
+            if atLeast(mid) >= tail { top = mid } else { lo = mid + 1 }
+        }
+        let lower = lo
+        // Largest N with P(X <= x) >= tail.
+        lo = x; top = hi
+        while lo < top {
+            let mid = (lo + top + 1) / 2
+            if atMost(mid) >= tail { lo = mid } else { top = mid - 1 }
+        }
+        return (lower, lo)
+    }
+
     /// Wilson score interval: narrower than Clopper–Pearson, good coverage for large n.
     public static func wilson(successes x: Int, trials n: Int, confidence: Double = 0.95) -> ConfidenceInterval {
         precondition(n > 0 && x >= 0 && x <= n, "Wilson needs 0 <= successes <= trials, trials > 0")

@@ -1,3 +1,4 @@
+import CGSL
 @testable import GSL
 import Testing
 
@@ -34,6 +35,33 @@ import Testing
         #expect(abs(big.lower - (0.37 - 1.959964 * se)) < 1e-4)
         #expect(abs(big.upper - (0.37 + 1.959964 * se)) < 1e-4)
         #expect(Proportion.betaQuantile(0.975, 37_001, 63_000) > 0.37)
+    }
+
+    /// The interval for N behind x ~ Binomial(N, p) is exactly the N with x in neither 2.5% tail.
+    @Test func binomialTrialsIntervalIsExact() {
+        #expect(Proportion.binomialTrials(successes: 7, probability: 1) == (7, 7))
+        #expect(Proportion.binomialTrials(successes: 0, probability: 0.5).lower == 0)
+        for (x, p) in [(0, 0.5), (3, 0.1), (30, 0.5), (412, 0.07), (5_000, 0.9)] {
+            let (lo, hi) = Proportion.binomialTrials(successes: x, probability: p)
+            func atLeast(_ n: Int) -> Double { x == 0 ? 1 : gsl_cdf_binomial_Q(UInt32(x - 1), p, UInt32(n)) }
+            func atMost(_ n: Int) -> Double { gsl_cdf_binomial_P(UInt32(x), p, UInt32(n)) }
+            #expect(lo >= x && lo <= hi && Double(lo) <= Double(x) / p && Double(x) / p <= Double(hi), "x \(x), p \(p): \(lo)…\(hi)")
+            #expect(atLeast(lo) >= 0.025 && (lo == x || atLeast(lo - 1) < 0.025), "lower bound of x \(x), p \(p)")
+            #expect(atMost(hi) >= 0.025 && atMost(hi + 1) < 0.025, "upper bound of x \(x), p \(p)")
+        }
+    }
+
+    /// Its coverage of the true N, over draws from GSL: at least 95% (an exact interval is conservative).
+    @Test func binomialTrialsIntervalCoversTheTruth() {
+        let rng = RandomStream(seed: 17, stream: "binomial-trials")
+        for (n, p) in [(40, 0.3), (1_000, 0.05), (250, 0.8)] {
+            var covered = 0
+            for _ in 0..<2_000 {
+                let (lo, hi) = Proportion.binomialTrials(successes: rng.binomial(p: p, n: n), probability: p)
+                if lo <= n && n <= hi { covered += 1 }
+            }
+            #expect(covered >= 1_880, "N \(n), p \(p): \(covered) of 2000 covered")  // 95% less 3 s.e.
+        }
     }
 
     @Test func wilsonKnownValues() {
