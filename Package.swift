@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
         .target(name: "GSL", dependencies: ["CGSL"]),
 
+        // CSV input: every CSV file read goes through CSV.swift here (RFC 4180, BOM, line numbers).
+        .target(name: "CSVInput", dependencies: [.product(name: "CSV", package: "CSV.swift")]),
+
         // Layer 2: domain-free discrete-event engine (CPrefetch: one inline C function, a prefetch hint).
         .target(name: "CPrefetch"),
         .target(name: "EventEngine", dependencies: [
@@ -38,7 +41,7 @@ let package = Package(
         // System OpenSSL libcrypto for GAEN's batch AES-ECB (RPI derivation hot path).
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "GAEN", dependencies: [
-            "CLibCrypto",
+            "CLibCrypto", "CSVInput",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "CryptoExtras", package: "swift-crypto"),
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -55,7 +58,7 @@ let package = Package(
         // The world: population, phones and keys, contacts and ground truth, the Bluetooth radio.
         .target(name: "World", dependencies: ["SimulationCore", "GSL", "EventEngine", "GAEN"]),
         // Health system and backend: cases, key submission (CWA, Immuni), publication; Italian reference tables.
-        .target(name: "HealthBackend", dependencies: ["SimulationCore", "World", "GSL", "EventEngine", "GAEN",
+        .target(name: "HealthBackend", dependencies: ["SimulationCore", "World", "GSL", "EventEngine", "GAEN", "CSVInput",
                                                       .product(name: "Crypto", package: "swift-crypto"),
                                                       .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                 exclude: ["Backend/Proto/submission_payload.proto"]),

@@ -1,3 +1,4 @@
+import CSVInput
 import Foundation
 
 /// Diagnosis keys as CSV: a header row naming the columns (any order), then one key per line.
@@ -9,7 +10,8 @@ import Foundation
 ///     report_type                    optional, number 0…5 or a `ReportType.csvName`
 ///     days_since_onset               optional, integer (empty: absent)
 ///
-/// Blank lines are skipped and CRLF line ends accepted; errors carry the 1-based line number.
+/// Read with `CSVInput` (RFC 4180: CRLF, quoted fields, a UTF-8 BOM, blank lines skipped); errors
+/// carry the 1-based line number.
 public enum DiagnosisKeyCSV {
     public struct ParseError: Error, Equatable {
         public var line: Int
@@ -21,13 +23,12 @@ public enum DiagnosisKeyCSV {
 
     /// - Complexity: O(n) in the length of `text`.
     public static func parse(_ text: String) throws(ParseError) -> [DiagnosisKey] {
-        // "\r\n" is one Character in Swift, so split on newline characters, not on "\n".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        guard let headerLine = lines.first, !headerLine.trimmingCharacters(in: .whitespaces).isEmpty else {
+        let rows: [CSVInput.Row]
+        do { rows = try CSVInput.rows(text) } catch { throw ParseError(line: error.line, message: error.message) }
+        guard let headerRow = rows.first, headerRow.line == 1 else {
             throw ParseError(line: 1, message: "missing header row (columns: \(columns.joined(separator: ",")))")
         }
-        let header = headerLine.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let header = headerRow.cells.map { $0.lowercased() }
         for name in header where !columns.contains(name) {
             throw ParseError(line: 1, message: "unknown column '\(name)' (known: \(columns.joined(separator: ",")))")
         }
@@ -37,16 +38,13 @@ public enum DiagnosisKeyCSV {
         if Set(header).count != header.count { throw ParseError(line: 1, message: "duplicate column in header") }
 
         var keys: [DiagnosisKey] = []
-        for (offset, line) in lines.enumerated().dropFirst() {
-            let lineNumber = offset + 1
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == header.count else {
-                throw ParseError(line: lineNumber, message: "expected \(header.count) fields, found \(cells.count)")
+        for row in rows.dropFirst() {
+            guard row.cells.count == header.count else {
+                throw ParseError(line: row.line, message: "expected \(header.count) fields, found \(row.cells.count)")
             }
-            var row: [String: String] = [:]
-            for (name, cell) in zip(header, cells) where !cell.isEmpty { row[name] = cell }
-            keys.append(try key(from: row, line: lineNumber))
+            var fields: [String: String] = [:]
+            for (name, cell) in zip(header, row.cells) where !cell.isEmpty { fields[name] = cell }
+            keys.append(try key(from: fields, line: row.line))
         }
         return keys
     }

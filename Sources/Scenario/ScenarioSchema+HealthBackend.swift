@@ -106,7 +106,8 @@ extension ScenarioSchema {
         guard let path = settings.health.casesCSV, !path.isEmpty else { return }
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
         let resolved = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
-        do { _ = try CaseSeries.load(path: resolved) } catch {
+        // Whatever validates must run: the file must have a row for every simulated day.
+        do { try CaseSeries.load(path: resolved).checkCovers(start: settings.start.start, days: settings.days, path: resolved) } catch {
             throw ScenarioError(problems: [ScenarioProblem(file: file, path: "health.cases_csv", message: error.description)])
         }
         settings.health.casesCSV = resolved

@@ -18,6 +18,16 @@ import GAEN
         #expect(keys[1].transmissionRiskLevel == nil && keys[1].reportType == .selfReport && keys[1].daysSinceOnsetOfSymptoms == nil)
     }
 
+    /// The same keys whatever the RFC 4180 dressing: a byte-order mark, quoted fields, CRLF or LF.
+    @Test func byteOrderMarkAndQuotedFieldsReadLikePlainText() throws {
+        let plain = "key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,2642976\n"
+        let expected = try DiagnosisKeyCSV.parse(plain)
+        for variant in ["\u{FEFF}" + plain, plain.replacingOccurrences(of: "\n", with: "\r\n"),
+                        "\"key_data\",\"rolling_start_interval_number\"\r\n\"75c734c6dd1a782de7a965da5eb93125\", 2642976\r\n"] {
+            #expect(try DiagnosisKeyCSV.parse(variant) == expected, "\(variant.debugDescription)")
+        }
+    }
+
     @Test func rollingPeriodDefaultsToOneDay() throws {
         let keys = try DiagnosisKeyCSV.parse("key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,2642976\n")
         #expect(keys.map(\.temporaryExposureKey.rollingPeriod) == [144])

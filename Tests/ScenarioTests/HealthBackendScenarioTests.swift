@@ -31,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try "date,cases\n2020-10-01,3\n".write(to: dir.appendingPathComponent("data/c.csv"), atomically: true, encoding: .utf8)
         let good = dir.appendingPathComponent("good.yaml"), bad = dir.appendingPathComponent("bad.yaml")
-        try "health:\n  cases_csv: data/c.csv\n".write(to: good, atomically: true, encoding: .utf8)
+        try "days: 1\nhealth:\n  cases_csv: data/c.csv\n".write(to: good, atomically: true, encoding: .utf8)
         try "health:\n  cases_csv: data/missing.csv\n".write(to: bad, atomically: true, encoding: .utf8)
         let loaded = try ScenarioLoader.load(file: good.path)
         #expect(loaded.resolved.at("health.cases_csv")?.textValue == dir.appendingPathComponent("data/c.csv").standardizedFileURL.path)
@@ -40,6 +40,32 @@ import Testing
             Issue.record("missing CSV accepted")
         } catch {
             #expect(error.description == "\(bad.path): health.cases_csv: \(dir.appendingPathComponent("data/missing.csv").standardizedFileURL.path): cannot read the cases CSV (health.cases_csv)")
+        }
+    }
+
+    /// Whatever validates must run: a cases CSV must cover every simulated day, once each, and
+    /// CRLF line ends, a byte-order mark and quoted fields read like plain LF text.
+    @Test func casesCSVCoverageDuplicatesAndRFC4180() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-cover-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func load(_ csv: String, days: Int = 2) throws -> LoadedScenario {
+            let data = dir.appendingPathComponent("c-\(UUID().uuidString).csv"), file = dir.appendingPathComponent("s.yaml")
+            try Data(csv.utf8).write(to: data)
+            try "start: 2020-10-01\ndays: \(days)\nhealth:\n  cases_csv: \(data.lastPathComponent)\n".write(to: file, atomically: true, encoding: .utf8)
+            return try ScenarioLoader.load(file: file.path)
+        }
+        let plain = "date,cases\n2020-10-01,3\n2020-10-02,4\n"
+        for variant in [plain, plain.replacingOccurrences(of: "\n", with: "\r\n"), "\u{FEFF}" + plain,
+                        "# comment\n\"date\",\"cases\"\n\"2020-10-01\", 3\n\n2020-10-02,4\r\n"] {
+            #expect(throws: Never.self, "\(variant.debugDescription)") { _ = try load(variant) }
+        }
+        #expect(throws: ScenarioError.self) { _ = try load(plain, days: 3) }
+        do { _ = try load(plain, days: 3) } catch {
+            #expect("\(error)".hasSuffix("no row for 2020-10-03, a simulated day (health.cases_csv)"), "\(error)")
+        }
+        do { _ = try load(plain + "2020-10-01,5\n") ; Issue.record("duplicate date accepted") } catch {
+            #expect("\(error)".contains(":4: 2020-10-01 appears twice (first on line 2)"), "\(error)")
         }
     }
 }

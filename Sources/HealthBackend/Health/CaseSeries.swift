@@ -1,8 +1,9 @@
+import CSVInput
 import EventEngine
 import Foundation
 
-/// Positive results per day read from a CSV (`date,cases`, ISO dates, one row per day;
-/// lines starting with `#` are comments).
+/// Positive results per day read from a CSV (`date,cases`, ISO dates, one row per day, each date
+/// once; rows starting with `#` are comments), through `CSVInput` like every CSV ENSim reads.
 public struct CaseSeries: Sendable, Equatable {
     public let countsByDay: [Int64: Double]
 
@@ -30,19 +31,26 @@ public struct CaseSeries: Sendable, Equatable {
     }
 
     public static func parse(_ text: String, path: String) throws(LoadError) -> CaseSeries {
+        let rows: [CSVInput.Row]
+        do { rows = try CSVInput.rows(text) } catch { throw .malformed(path: path, line: error.line, reason: error.message) }
         var counts: [Int64: Double] = [:]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") || line.lowercased().hasPrefix("date,") { continue }
-            let cells = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 2 else { throw .malformed(path: path, line: i + 1, reason: "\(cells.count) columns") }
+        var firstLine: [Int64: Int] = [:]
+        for row in rows {
+            let cells = row.cells
+            if cells[0].hasPrefix("#") || cells[0].lowercased() == "date" { continue }
+            guard cells.count == 2 else { throw .malformed(path: path, line: row.line, reason: "\(cells.count) columns") }
             guard let t = CivilCalendar.parseISODateToTime(cells[0]) else {
-                throw .malformed(path: path, line: i + 1, reason: "'\(cells[0])' is not a date")
+                throw .malformed(path: path, line: row.line, reason: "'\(cells[0].prefix(40))' is not a date")
             }
             guard let n = Double(cells[1]), n >= 0, n.isFinite else {
-                throw .malformed(path: path, line: i + 1, reason: "'\(cells[1])' is not a count")
+                throw .malformed(path: path, line: row.line, reason: "'\(cells[1].prefix(40))' is not a count")
             }
-            counts[SimClock.dayNumber(t)] = n
+            let day = SimClock.dayNumber(t)
+            if let first = firstLine[day] {
+                throw .malformed(path: path, line: row.line, reason: "\(cells[0]) appears twice (first on line \(first))")
+            }
+            counts[day] = n
+            firstLine[day] = row.line
         }
         if counts.isEmpty { throw .malformed(path: path, line: 1, reason: "no rows") }
         return CaseSeries(countsByDay: counts)
