@@ -18,6 +18,11 @@ public enum DiagnosisKeyCSV {
         public var message: String
     }
 
+    /// GAEN v1's transmission risk levels (0 unused, 1…8 as apps set them).
+    public static let transmissionRiskLevels: ClosedRange<Int32> = 0...8
+    /// Days since onset of symptoms as the v1.5+ export carries it (Google's server accepts ±14).
+    public static let daysSinceOnset: ClosedRange<Int32> = -14...14
+
     public static let columns = ["key_data", "rolling_start_interval_number", "rolling_period",
                                  "transmission_risk_level", "report_type", "days_since_onset"]
 
@@ -38,13 +43,20 @@ public enum DiagnosisKeyCSV {
         if Set(header).count != header.count { throw ParseError(line: 1, message: "duplicate column in header") }
 
         var keys: [DiagnosisKey] = []
+        var firstLine: [Bytes16: Int] = [:]
         for row in rows.dropFirst() {
             guard row.cells.count == header.count else {
                 throw ParseError(line: row.line, message: "expected \(header.count) fields, found \(row.cells.count)")
             }
             var fields: [String: String] = [:]
             for (name, cell) in zip(header, row.cells) where !cell.isEmpty { fields[name] = cell }
-            keys.append(try key(from: fields, line: row.line))
+            let key = try key(from: fields, line: row.line)
+            // A key appears once in an export (a server deduplicates uploads by key data).
+            if let first = firstLine[key.temporaryExposureKey.keyData] {
+                throw ParseError(line: row.line, message: "key_data: duplicate of the key on line \(first)")
+            }
+            firstLine[key.temporaryExposureKey.keyData] = row.line
+            keys.append(key)
         }
         return keys
     }
@@ -68,7 +80,9 @@ public enum DiagnosisKeyCSV {
         }
         var trl: Int32?
         if let text = row["transmission_risk_level"] {
-            guard let value = Int32(text) else { throw fail("transmission_risk_level", "'\(text)' is not an integer") }
+            guard let value = Int32(text), transmissionRiskLevels.contains(value) else {
+                throw fail("transmission_risk_level", "'\(text.prefix(40))' is not an integer in 0…8")
+            }
             trl = value
         }
         var type: ReportType?
@@ -80,7 +94,9 @@ public enum DiagnosisKeyCSV {
         }
         var dsos: Int32?
         if let text = row["days_since_onset"] {
-            guard let value = Int32(text) else { throw fail("days_since_onset", "'\(text)' is not an integer") }
+            guard let value = Int32(text), daysSinceOnset.contains(value) else {
+                throw fail("days_since_onset", "'\(text.prefix(40))' is not an integer in −14…14")
+            }
             dsos = value
         }
         let tek: TemporaryExposureKey

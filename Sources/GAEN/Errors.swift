@@ -27,6 +27,7 @@ public enum ExportFileError: Error, Equatable, Sendable, CustomStringConvertible
     case notAZipArchive
     case missingEntry(String)
     case unreadableEntry(String)
+    case entryTooLarge(String, limit: Int)
     case wrongHeader(found: [UInt8])
     case malformedExport(String)
     case malformedSignatureList(String)
@@ -48,6 +49,8 @@ public enum ExportFileError: Error, Equatable, Sendable, CustomStringConvertible
             return "archive has no '\(name)' entry"
         case let .unreadableEntry(name):
             return "entry '\(name)' cannot be extracted (corrupt archive)"
+        case let .entryTooLarge(name, limit):
+            return "entry '\(name)' inflates to more than \(limit >> 20) MiB, far beyond any real key export (refused unread)"
         case let .wrongHeader(found):
             let shown = String(decoding: found.map { (0x20..<0x7f).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
             return "export.bin does not start with the 16-byte header 'EK Export v1' (found '\(shown)')"

@@ -40,6 +40,12 @@ public struct ParsedExport: Sendable {
 
 /// Reads key export archives; every defect is an `ExportFileError`, never a crash.
 public enum ExportReader {
+    /// Most bytes an entry may inflate to. A key record is ~30 bytes of protobuf, so 32 MiB holds
+    /// over a million keys: ~50× Corona-Warn-App's daily files of autumn 2020 (14,000–19,000 keys,
+    /// as iOS's exposure-check log showed). A zip bomb is stopped here, while streaming, whatever
+    /// size its header claims.
+    public static let maxEntryBytes = 32 << 20
+
     /// Reads and verifies: the usual entry point for an app downloading keys.
     public static func read(archive: Data, verifyingWith key: ExportVerificationKey) throws(ExportFileError) -> KeyExport {
         let parsed = try parse(archive: archive)
@@ -70,9 +76,17 @@ public enum ExportReader {
 
     private static func extract(_ name: String, from archive: Archive) throws(ExportFileError) -> Data {
         guard let entry = archive[name] else { throw .missingEntry(name) }
+        guard entry.uncompressedSize <= maxEntryBytes else { throw .entryTooLarge(name, limit: maxEntryBytes) }
+        struct TooLarge: Error {}
         var data = Data()
         do {
-            _ = try archive.extract(entry) { data.append($0) }
+            // The header may lie: count what actually inflates, chunk by chunk.
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= maxEntryBytes else { throw TooLarge() }
+                data.append(chunk)
+            }
+        } catch is TooLarge {
+            throw .entryTooLarge(name, limit: maxEntryBytes)
         } catch {
             throw .unreadableEntry(name)
         }

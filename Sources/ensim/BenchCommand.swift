@@ -54,22 +54,22 @@ struct BenchEngine: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Pending-event counts to measure.")
     var pending: [Int] = [1_000, 1_000_000]
 
-    @Option(help: "Timed events per configuration and repetition.")
+    @Option(parsing: .unconditional, help: "Timed events per configuration and repetition.")
     var events = 20_000_000
 
-    @Option(help: "Repetitions per configuration; the fastest is reported (the machine is shared).")
+    @Option(parsing: .unconditional, help: "Repetitions per configuration; the fastest is reported (the machine is shared).")
     var repetitions = 3
 
     @Option(help: "Mean increment in seconds.")
     var mean = 1e9
 
-    @Option(help: "Seed of the GSL stream for the increments.")
+    @Option(parsing: .unconditional, help: "Seed of the GSL stream for the increments.")
     var seed: UInt64 = 1
 
     @Flag(inversion: .prefixedNo, help: "Also run the hold model in SimPy (Results/benchmarks/simpy_hold.py) when python3 has simpy.")
     var pythonReference = true
 
-    @Option(help: "Timed events for SimPy (it is slow).")
+    @Option(parsing: .unconditional, help: "Timed events for SimPy (it is slow).")
     var simpyEvents = 200_000
 
     @Option(help: "Path of the SimPy hold-model script.")
@@ -101,10 +101,10 @@ struct BenchCrypto: ParsableCommand {
 
     @OptionGroup var output: BenchOutputOptions
 
-    @Option(help: "Seconds per measurement of our own paths.")
+    @Option(parsing: .unconditional, help: "Seconds per measurement of our own paths.")
     var seconds: Double = 2
 
-    @Option(help: "Seconds per `openssl speed` run (its -seconds).")
+    @Option(parsing: .unconditional, help: "Seconds per `openssl speed` run (its -seconds).")
     var opensslSeconds: Int = 3
 
     @Option(help: "The openssl executable.")
@@ -131,10 +131,10 @@ struct BenchPopulation: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
     @OptionGroup var threads: ThreadOptions
 
-    @Option(help: "People (each with a phone; the default share runs the app).")
+    @Option(parsing: .unconditional, help: "People (each with a phone; the default share runs the app).")
     var phones = 100_000
 
-    @Option(help: "Simulated days.")
+    @Option(parsing: .unconditional, help: "Simulated days.")
     var days = 28
 
     func validate() throws {
@@ -156,12 +156,12 @@ struct BenchBackend: ParsableCommand {
 
     @OptionGroup var output: BenchOutputOptions
 
-    @Option(help: "People in the contact population.") var people = 1_000_000
-    @Option(help: "App adoption share.") var adoption = 0.4
-    @Option(help: "Positive results per day in the population.") var casesPerDay = 200.0
-    @Option(help: "Uploads per day from the rest of the country.") var nationalUploadsPerDay = 1200.0
+    @Option(parsing: .unconditional, help: "People in the contact population.") var people = 1_000_000
+    @Option(parsing: .unconditional, help: "App adoption share.") var adoption = 0.4
+    @Option(parsing: .unconditional, help: "Positive results per day in the population.") var casesPerDay = 200.0
+    @Option(parsing: .unconditional, help: "Uploads per day from the rest of the country.") var nationalUploadsPerDay = 1200.0
     @Option(help: "Dummy upload sessions per app phone per day.") var dummyPerPhoneDay = 0.1
-    @Option(help: "The national backend.") var flavor = BackendFlavor.cwa
+    @Option(parsing: .unconditional, help: "The national backend.") var flavor = BackendFlavor.cwa
     @Option(help: "Simulated days.") var days = 28
 
     func validate() throws {
@@ -186,19 +186,19 @@ struct BenchDistribution: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
     @OptionGroup var threads: ThreadOptions
 
-    @Option(help: "Download clients.")
+    @Option(parsing: .unconditional, help: "Download clients.")
     var clients = 1_000_000
 
-    @Option(help: "Simulated days.")
+    @Option(parsing: .unconditional, help: "Simulated days.")
     var days = 7
 
     @Option(help: "The app whose packages and download protocol are simulated.")
     var flavor = BackendFlavor.cwa
 
-    @Option(help: "Positive cases per day in the synthetic packages.")
+    @Option(parsing: .unconditional, help: "Positive cases per day in the synthetic packages.")
     var casesPerDay = 2_000.0
 
-    @Option(help: "Keys per case.")
+    @Option(parsing: .unconditional, help: "Keys per case.")
     var keysPerCase = 14
 
     @Option(help: "Write summary.json and the distribution tables (CSV) into this new folder.")
@@ -224,13 +224,13 @@ struct BenchMatcher: ParsableCommand {
         abstract: "RPI derivations/s per core (alone and in the key-index build) vs openssl AES-128-ECB; encounters matched/s at 1, 2, all cores.",
         discussion: "ensim bench matcher --json --out Results/benchmarks/matcher.json")
 
-    @Option(help: "Population of the simulated world whose encounters are matched.")
+    @Option(parsing: .unconditional, help: "Population of the simulated world whose encounters are matched.")
     var population = 200_000
 
-    @Option(help: "Published keys in the index.")
+    @Option(parsing: .unconditional, help: "Published keys in the index.")
     var keys = 20_000
 
-    @Option(help: "Repetitions of each timed part; the fastest counts (the machine is shared and noisy).")
+    @Option(parsing: .unconditional, help: "Repetitions of each timed part; the fastest counts (the machine is shared and noisy).")
     var repeats = 5
 
     @OptionGroup var output: BenchOutputOptions

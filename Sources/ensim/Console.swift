@@ -16,7 +16,7 @@ enum Console {
 
 /// `--threads`, shared by the commands that run parallel phases.
 struct ThreadOptions: ParsableArguments {
-    @Option(help: "Worker threads (default: all cores). Simulated results do not depend on it.")
+    @Option(parsing: .unconditional, help: "Worker threads (default: all cores). Simulated results do not depend on it.")
     var threads: Int?
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct ENSim: ParsableCommand {
@@ -18,6 +19,33 @@ struct ENSim: ParsableCommand {
         subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,
                       RadioCommand.self, RegressCommand.self, P6Command.self]
     )
+
+    /// As ArgumentParser's, but a usage error (unknown option, missing or bad value) is one
+    /// `error:` line pointing at `--help`, exit 64, instead of the message and the whole usage.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            let message = self.message(for: error).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+            let lowered = message.prefix(1).lowercased() + message.dropFirst()
+            Console.error("error: \(lowered) (see `\((["ensim"] + subcommandPath()).joined(separator: " ")) --help`)")
+            exit(withError: ExitCode(64))
+        }
+    }
+
+    /// The subcommand names the arguments start with (`gaen export`).
+    static func subcommandPath() -> [String] {
+        var names: [String] = [], command: any ParsableCommand.Type = ENSim.self
+        for argument in CommandLine.arguments.dropFirst() {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            names.append(argument)
+            command = sub
+        }
+        return names
+    }
 }
 
 enum ENSimVersion {

@@ -31,7 +31,7 @@ struct GaenDerive: ParsableCommand {
     @Option(help: "Number of intervals (1…144).")
     var count: String = "144"
 
-    @Option(help: "Transmit power in dBm written into the metadata (-128…127).")
+    @Option(parsing: .unconditional, help: "Transmit power in dBm written into the metadata (-128…127).")
     var txPower: String = "8"
 
     @Option(help: "Metadata version byte, 2 hex digits.")
@@ -209,11 +209,21 @@ private func gaenISODate(_ unixSeconds: UInt64) -> String {
 
 // MARK: - shared helpers
 
-func gaenReadFile(_ path: String) throws -> Data {
-    guard FileManager.default.fileExists(atPath: path) else { throw Console.failure("\(path): no such file") }
-    do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-        throw Console.failure("\(path): cannot read (\(error.localizedDescription))")
+func gaenReadFile(_ path: String, limit: Int = 64 << 20) throws -> Data {
+    // A regular file of bounded size: not a directory, FIFO or device (a FIFO would block, /dev/zero never end).
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+        throw Console.failure("\(path): \(errno == ENOENT ? "no such file" : String(cString: strerror(errno)))")
     }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+        let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+        throw Console.failure("\(path): is \(kind); expected a file")
+    }
+    guard info.st_size <= limit else { throw Console.failure("\(path): is \(info.st_size >> 20) MiB; at most \(limit >> 20) MiB is read") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw Console.failure("\(path): cannot be read (\(String(cString: strerror(errno))))")
+    }
+    return data
 }
 
 /// `AtomicFile.write` with its failure as an `error:` line and exit 1.

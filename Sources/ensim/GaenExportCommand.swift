@@ -33,16 +33,16 @@ struct GaenExport: ParsableCommand {
     @Option(help: "Region, e.g. an ISO country code or MCC.")
     var region: String = "ZZ"
 
-    @Option(help: "1-based number of this file in its batch.")
+    @Option(parsing: .unconditional, help: "1-based number of this file in its batch.")
     var batchNum: Int32 = 1
 
-    @Option(help: "Number of files in the batch.")
+    @Option(parsing: .unconditional, help: "Number of files in the batch.")
     var batchSize: Int32 = 1
 
-    @Option(help: "Start of the key window, Unix seconds (default: start of the earliest key).")
+    @Option(parsing: .unconditional, help: "Start of the key window, Unix seconds (default: start of the earliest key).")
     var startTimestamp: UInt64?
 
-    @Option(help: "End of the key window, Unix seconds (default: end of the latest key).")
+    @Option(parsing: .unconditional, help: "End of the key window, Unix seconds (default: end of the latest key).")
     var endTimestamp: UInt64?
 
     @Option(help: "SignatureInfo verification_key_id (default: the region).")
@@ -50,6 +50,9 @@ struct GaenExport: ParsableCommand {
 
     @Option(help: "SignatureInfo verification_key_version.")
     var keyVersion: String = "v1"
+
+    @Flag(help: "Overwrite --out if it exists.")
+    var force = false
 
     @Flag(help: "Keep the CSV order instead of sorting keys by key_data.")
     var keepOrder = false
@@ -61,6 +64,9 @@ struct GaenExport: ParsableCommand {
     }
 
     func run() throws {
+        if !force, FileManager.default.fileExists(atPath: out) {
+            throw Console.failure("\(out): already exists (use --force to overwrite)")
+        }
         let csv = String(decoding: try gaenReadFile(keys), as: UTF8.self)
         let parsedKeys: [DiagnosisKey]
         do { parsedKeys = try DiagnosisKeyCSV.parse(csv) } catch { throw Console.failure("\(keys):\(error.line): \(error.message)") }

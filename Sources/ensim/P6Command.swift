@@ -31,16 +31,16 @@ struct P6Command: ParsableCommand {
                 transform: { try CollisionSizes($0) })
         var sizes = CollisionSizes.seed
 
-        @Option(help: "Slice code width in bits (32 for iBeacon major+minor; smaller to make collisions common).")
+        @Option(parsing: .unconditional, help: "Slice code width in bits (32 for iBeacon major+minor; smaller to make collisions common).")
         var codeBits = 32
 
-        @Option(help: "Sliding window in slices.")
+        @Option(parsing: .unconditional, help: "Sliding window in slices.")
         var window = 5
 
-        @Option(help: "Matched slices within the window for a full match.")
+        @Option(parsing: .unconditional, help: "Matched slices within the window for a full match.")
         var threshold = 3
 
-        @Option(help: "Seed.")
+        @Option(parsing: .unconditional, help: "Seed.")
         var seed: UInt64 = 20_200_322
 
         @OptionGroup var threads: ThreadOptions

@@ -20,10 +20,10 @@ struct RadioCommand: ParsableCommand {
         @Option(help: "Contact layer (environment).")
         var layer = ContactLayer.household
 
-        @Option(help: "Scan windows per distance.")
+        @Option(parsing: .unconditional, help: "Scan windows per distance.")
         var samples = 20_000
 
-        @Option(help: "Seed.")
+        @Option(parsing: .unconditional, help: "Seed.")
         var seed: UInt64 = 1
 
         @Flag(help: "Print JSON.")

@@ -29,7 +29,7 @@ struct RegressCommand: ParsableCommand {
     @Option(help: "Baseline JSON file.")
     var baseline: String
 
-    @Option(help: "Significance level of the one-sided tests (0 < alpha < 1).")
+    @Option(parsing: .unconditional, help: "Significance level of the one-sided tests (0 < alpha < 1).")
     var alpha = 0.01
 
     @Flag(help: "Write the current figures as the new baseline and exit 0.")

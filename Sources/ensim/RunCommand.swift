@@ -24,10 +24,10 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Scenario YAML file.")
     var scenario: String
 
-    @Option(help: "Override the scenario's seed.")
+    @Option(parsing: .unconditional, help: "Override the scenario's seed.")
     var seed: UInt64?
 
-    @Option(help: "Override the number of simulated days (1…3650).")
+    @Option(parsing: .unconditional, help: "Override the number of simulated days (1…3650).")
     var days: Int?
 
     @OptionGroup var threads: ThreadOptions

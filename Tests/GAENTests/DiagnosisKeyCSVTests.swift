@@ -44,6 +44,16 @@ import GAEN
         ("key_data,rolling_start_interval_number,rolling_period\n75c734c6dd1a782de7a965da5eb93125,1,145\n", 2, "rolling_period: '145' is not in 1…144"),
         ("key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,3000000000\n", 2, "rolling_start_interval_number: '3000000000'"),
         ("key_data,rolling_start_interval_number,report_type\n75c734c6dd1a782de7a965da5eb93125,1,sneezed\n", 2, "report_type: 'sneezed' is not 0…5"),
+        ("key_data,rolling_start_interval_number,transmission_risk_level\n75c734c6dd1a782de7a965da5eb93125,1,9\n", 2,
+         "transmission_risk_level: '9' is not an integer in 0…8"),
+        ("key_data,rolling_start_interval_number,transmission_risk_level\n75c734c6dd1a782de7a965da5eb93125,1,-1\n", 2,
+         "transmission_risk_level: '-1' is not an integer in 0…8"),
+        ("key_data,rolling_start_interval_number,days_since_onset\n75c734c6dd1a782de7a965da5eb93125,1,1000\n", 2,
+         "days_since_onset: '1000' is not an integer in −14…14"),
+        ("key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,1\n\n75C734C6DD1A782DE7A965DA5EB93125,2\n", 4,
+         "key_data: duplicate of the key on line 2"),
+        // An unterminated quote runs to the end of the file: one field.
+        ("key_data,rolling_start_interval_number\n\"75c734c6dd1a782de7a965da5eb93125,1\n", 2, "expected 2 fields, found 1"),
     ])
     func errorsNameTheLineAndTheColumn(text: String, line: Int, message: String) {
         #expect {

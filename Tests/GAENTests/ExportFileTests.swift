@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import ZIPFoundation
 @testable import GAEN
 
 private func hex(_ text: String) -> [UInt8] { HexCoding.decode(text)! }
@@ -233,5 +234,24 @@ struct ExportFileTests {
         #expect(ExportFileError.missingEntry("export.sig").description == "archive has no 'export.sig' entry")
         #expect(ExportFileError.invalidKeyLength(index: 2, length: 15).description == "key 2: key_data has 15 bytes, expected 16")
         #expect(ExportFileError.wrongHeader(found: Array("EK Export v2\0\0\0\0".utf8)).description.contains("EK Export v2????"))
+    }
+
+    /// A zip bomb (a tiny archive whose export.bin inflates past the limit) is refused while
+    /// inflating, without holding more than the limit in memory.
+    @Test func zipBombIsRefusedAtTheLimit() throws {
+        let archive = try Archive(accessMode: .create)
+        let size = Int64(ExportReader.maxEntryBytes) + 1_048_576
+        let chunk = Data(count: 1 << 20)
+        for name in [ExportBinary.binEntryName, ExportBinary.signatureEntryName] {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: name == ExportBinary.binEntryName ? size : 4,
+                                 compressionMethod: .deflate) { position, count in
+                name == ExportBinary.binEntryName ? chunk.prefix(count) : Data(count: count)
+            }
+        }
+        let zip = try #require(archive.data)
+        #expect(zip.count < 200_000, "the bomb should be small: \(zip.count) bytes")
+        #expect(throws: ExportFileError.entryTooLarge(ExportBinary.binEntryName, limit: ExportReader.maxEntryBytes)) {
+            _ = try ExportReader.parse(archive: zip)
+        }
     }
 }

@@ -101,4 +101,35 @@ struct GaenCLITests {
         #expect(badCSV.stderr.hasPrefix("error: bad.csv:3: key_data"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.zip").path))
     }
+
+    /// Hostile but fair command lines: one error line each, nothing overwritten, negative values taken.
+    @Test func commandLinesAreCheckedInOneLine() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try EnsimProcess.run(["gaen", "keygen", "--out", "k.pem"], in: dir)
+        try "key_data,rolling_start_interval_number\n75c734c6dd1a782de7a965da5eb93125,2642976\n"
+            .write(to: dir.appendingPathComponent("keys.csv"), atomically: true, encoding: .utf8)
+        try Data("keep".utf8).write(to: dir.appendingPathComponent("x.zip"))
+        let noForce = try EnsimProcess.run(["gaen", "export", "--keys", "keys.csv", "--signing-key", "k.pem", "--out", "x.zip"], in: dir)
+        #expect(noForce.status == 1 && noForce.stderr == "error: x.zip: already exists (use --force to overwrite)\n")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("x.zip")) == Data("keep".utf8))
+        let forced = try EnsimProcess.run(["gaen", "export", "--keys", "keys.csv", "--signing-key", "k.pem", "--out", "x.zip", "--force"], in: dir)
+        #expect(forced.status == 0, "\(forced.stderr)")
+
+        let negative = try EnsimProcess.run(["gaen", "derive", "--tek", "75c734c6dd1a782de7a965da5eb93125", "--enin", "2642976",
+                                             "--count", "1", "--tx-power", "-30"], in: dir)
+        #expect(negative.status == 0, "a negative --tx-power is a value, not a flag: \(negative.stderr)")
+
+        let usage = try EnsimProcess.run(["gaen", "export", "--keys", "keys.csv", "--signing-key", "k.pem", "--out", "y.zip", "--bogus"], in: dir)
+        #expect(usage.status == 64)
+        #expect(usage.stderr.split(separator: "\n").count == 1 && usage.stderr.hasPrefix("error: unknown option '--bogus'"), "\(usage.stderr)")
+        #expect(usage.stderr.contains("(see `ensim gaen export --help`)"))
+        let days = try EnsimProcess.run(["run", "Scenarios/default.yaml", "--days", "-3"])
+        #expect(days.status == 64 && days.stderr == "error: --days must be from 1 to 3650, got -3 (see `ensim run --help`)\n", "\(days.stderr)")
+
+        for (path, what) in [("/dev/null", "is not a regular file"), (dir.path, "is a directory")] {
+            let r = try EnsimProcess.run(["gaen", "inspect", path], in: dir)
+            #expect(r.status == 1 && r.stderr == "error: \(path): \(what); expected a file\n", "\(r.stderr)")
+        }
+    }
 }
