@@ -2,7 +2,7 @@
 """A long run by calendar month: index cases, uploads, notifications, CDN requests and bytes.
 
 Writes monthly_figures.csv and monthly.png into the run folder (for Scenarios/year.yaml).
-Usage: python3 plot-scripts/monthly.py Results/benchmarks/year/<run-id>
+Usage: python3 plot-scripts/monthly.py Results/year/<run-id>
 """
 import csv
 import json
