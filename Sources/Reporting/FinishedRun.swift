@@ -26,6 +26,14 @@ public struct FinishedRun {
         }
     }
 
+    /// What the run found (`ensim summary`).
+    public func digest() throws(FinishedRunError) -> RunDigest {
+        guard let data = FileManager.default.contents(atPath: summaryPath) else {
+            throw FinishedRunError(path: summaryPath, reason: "cannot be read")
+        }
+        return try RunDigest.read(summaryJSON: data, path: summaryPath)
+    }
+
     /// The detection block of summary.json, as `ensim regress` compares it.
     public func detection() throws(FinishedRunError) -> (counts: DetectionCounts, preset: DetectionPreset)? {
         struct Summary: Decodable { var detection: Block? }

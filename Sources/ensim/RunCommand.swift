@@ -35,7 +35,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Results folder to create (must not exist).")
     var out: String?
 
-    @Flag(help: "No progress output.")
+    @Flag(help: "No progress and no summary: print only the results folder.")
     var quiet = false
 
     func validate() throws {
@@ -93,7 +93,18 @@ struct RunCommand: ParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        print(folder.finalURL.path)
+        if quiet {
+            print(folder.finalURL.path)
+        } else {
+            let summary = folder.finalURL.appendingPathComponent("summary.json").path
+            do {
+                let digest = try RunDigest.read(summaryJSON: JSONReport.encode(results.summary), path: summary)
+                print(digest.text(folder: folder.finalURL.path), terminator: "")
+            } catch {
+                Console.error("warning: \(error)")
+                print(folder.finalURL.path)
+            }
+        }
     }
 
     /// Results/<name>/<UTC time>-seed<seed>, with -2, -3, … when runs start in the same second.

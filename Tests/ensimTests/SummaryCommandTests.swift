@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// `ensim run` ends with what it found; `ensim summary` prints the same for a finished run.
+@Suite struct SummaryCommandTests {
+    @Test func runAndSummaryPrintTheSameFigures() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        let file = dir.appendingPathComponent("s.yaml")
+        try Data("name: s\nseed: 4\ndays: 2\npopulation:\n  size: 2000\n  app_adoption: 0.6\nhealth:\n  cases_per_day: 8\n".utf8).write(to: file)
+        let out = dir.appendingPathComponent("run")
+        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        for label in ["scenario", "people", "index cases", "notified phones", "precision", "recall", "CDN", "results"] {
+            #expect(lines.contains { $0.hasPrefix(label + " ") }, "no \(label) line in \(run.stdout)")
+        }
+        #expect(lines.last == "results          \(out.path)")
+        let phones = try appPhones(out)
+        #expect(phones > 1000 && lines.contains("people           2,000 (\(phones / 1000),\(String(format: "%03d", phones % 1000)) app phones)"))
+        let summary = try EnsimProcess.run(["summary", out.path])
+        #expect(summary.status == 0 && summary.stdout == run.stdout, "\(summary.stdout) vs \(run.stdout)")
+
+        let json = try EnsimProcess.run(["summary", out.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["population"] as? Int == 2000 && (object["detection"] as? [String: Any])?["notified"] != nil)
+
+        let none = try EnsimProcess.run(["summary", dir.path])
+        #expect(none.status == 1 && none.stderr == "error: \(dir.path): is not a finished run folder (no manifest.json)\n")
+        try Data("{\"scenario\": 3}".utf8).write(to: out.appendingPathComponent("summary.json"))
+        let corrupt = try EnsimProcess.run(["summary", out.path])
+        #expect(corrupt.status == 1 && corrupt.stderr.hasPrefix("error: \(out.path)/summary.json: is not a run summary ensim can read"), "\(corrupt.stderr)")
+    }
+
+    func appPhones(_ run: URL) throws -> Int {
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("summary.json"))) as! [String: Any]
+        return summary["app_phones"] as! Int
+    }
+}
