@@ -26,6 +26,18 @@ public struct FinishedRun {
         }
     }
 
+    /// Every file in the run folder, by path inside it, with its size.
+    public func files() -> [(name: String, bytes: Int)] {
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return [] }
+        var out: [(String, Int)] = []
+        for case let url as URL in walker {
+            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            out.append((String(url.standardizedFileURL.path.dropFirst(folder.path.count + 1)), values.fileSize ?? 0))
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+
     /// What the run found (`ensim summary`).
     public func digest() throws(FinishedRunError) -> RunDigest {
         guard let data = FileManager.default.contents(atPath: summaryPath) else {

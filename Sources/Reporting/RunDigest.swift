@@ -129,6 +129,13 @@ public struct RunDigest: Codable, Sendable {
 
     /// The aligned lines, ending with the folder.
     public func text(folder: String) -> String {
+        let rows = rows(folder: folder)
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"
+    }
+
+    /// (label, value) pairs; the folder last when given.
+    func rows(folder: String?) -> [(String, String)] {
         var rows: [(String, String)] = []
         func g(_ n: Int) -> String { Self.grouped(n) }
         func pct(_ i: Interval) -> String {
@@ -153,9 +160,8 @@ public struct RunDigest: Codable, Sendable {
         if let p6 {
             rows.append(("P6", "\(g(p6.notified)) notified, precision \(pct(p6.precision)), recall \(pct(p6.recall))"))
         }
-        rows.append(("results", folder))
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"
+        if let folder { rows.append(("results", folder)) }
+        return rows
     }
 }
 

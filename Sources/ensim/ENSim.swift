@@ -17,7 +17,7 @@ struct ENSim: ParsableCommand {
         """,
         version: ENSimVersion.string,
         subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,
-                      RadioCommand.self, RegressCommand.self, SummaryCommand.self, P6Command.self]
+                      RadioCommand.self, RegressCommand.self, SummaryCommand.self, ReportCommand.self, P6Command.self]
     )
 
     /// As ArgumentParser's, but a usage error (unknown option, missing or bad value) is one
