@@ -3,8 +3,11 @@ import Foundation
 /// Runs the matplotlib scripts of plot-scripts/ on a run folder and collects the PNGs they draw,
 /// for the report page.
 public enum PlotScripts {
-    /// Scripts the report uses, in page order, with a caption per PNG they write.
+    /// Scripts the report uses, in page order, with a caption per PNG they write; a script whose
+    /// input file the run lacks (the stage did not run) is skipped.
+    static let inputs = ["plot_analytics.py": "monthly.csv"]
     static let figures: [(script: String, png: String, caption: String)] = [
+        ("plot_analytics.py", "analytics.png", "Immuni analytics: upload timing, estimates against the truth, the p_OWOE sweep"),
         ("plot_detection.py", "detection_daily.png", "Notifications per day, true and false"),
         ("plot_detection.py", "detection_precision_recall.png", "Precision and recall against the attenuation threshold"),
         ("plot_detection.py", "detection_latency.png", "Hours from the index case's test to the notification"),
@@ -26,6 +29,7 @@ public enum PlotScripts {
         var ran: Set<String> = []
         for script in figures.map(\.script) where !ran.contains(script) {
             ran.insert(script)
+            if let input = inputs[script], !FileManager.default.fileExists(atPath: run.folder.appendingPathComponent(input).path) { continue }
             let path = folder.appendingPathComponent(script).path
             guard FileManager.default.fileExists(atPath: path) else {
                 throw Failure(description: "\(path): no such plot script; pass --plot-scripts DIR (the repository's plot-scripts/)")
