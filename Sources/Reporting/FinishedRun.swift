@@ -33,7 +33,10 @@ public struct FinishedRun {
         var out: [(String, Int)] = []
         for case let url as URL in walker {
             guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
-            out.append((String(url.standardizedFileURL.path.dropFirst(folder.path.count + 1)), values.fileSize ?? 0))
+            let path = url.standardizedFileURL.path, prefix = folder.path + "/"
+            // Paths inside the folder; the enumerator may spell the folder differently (symlinks).
+            let name = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : url.lastPathComponent
+            out.append((name, values.fileSize ?? 0))
         }
         return out.sorted { $0.0 < $1.0 }
     }
