@@ -16,7 +16,8 @@ public enum ScenarioSchema {
             interval numbers and the keys' streams count from 1970); to 2095 so that the longest run ends before P6's \
             32-bit Unix seconds run out (2106-02-07).
             """),
-        .integer("days", \S.days, range: 1...3650, unit: "days", doc: "Number of simulated days."),
+        .integer("days", \S.days, range: Int64(SimulationConfig.supportedDays.lowerBound)...Int64(SimulationConfig.supportedDays.upperBound),
+                 unit: "days", doc: "Number of simulated days."),
         .section("population", population, doc: "Who lives in the simulated country and who runs the app."),
         .section("contacts", contacts,
                  doc: "Contact layers (households, workplaces, schools, community, transport) and the ground-truth close-contact rule."),

@@ -11,11 +11,15 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 extension SimulationConfig {
     /// Earliest and latest first days the model supports: keys before the start stay after 1970,
     /// and P6's 32-bit Unix seconds (to 2106-02-07) outlast the longest run.
+    /// Days one run may simulate (ten years).
+    public static let supportedDays = 1...3650
+
     public static let supportedStartDates = CivilDate(year: 2000, month: 1, day: 1)...CivilDate(year: 2095, month: 12, day: 31)
 
     public func check() throws(ConfigurationError) {
-        guard days >= 1, days <= 3650, population.size >= 1 else {
-            throw ConfigurationError(description: "days must be 1…3650 and population.size at least 1")
+        guard Self.supportedDays.contains(days), population.size >= 1 else {
+            let (first, last) = (Self.supportedDays.lowerBound, Self.supportedDays.upperBound)
+            throw ConfigurationError(description: "days must be \(first)…\(last) and population.size at least 1")
         }
         guard Self.supportedStartDates.contains(CivilDate(containing: start)) else {
             let (first, last) = (Self.supportedStartDates.lowerBound, Self.supportedStartDates.upperBound)

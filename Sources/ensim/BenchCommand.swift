@@ -139,7 +139,7 @@ struct BenchPopulation: ParsableCommand {
 
     func validate() throws {
         guard phones >= 1, phones <= 100_000_000 else { throw ValidationError("--phones must be from 1 to 100000000") }
-        guard (1...3650).contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
+        guard SimulationConfig.supportedDays.contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
     }
 
     func run() throws {
@@ -165,7 +165,7 @@ struct BenchBackend: ParsableCommand {
     @Option(help: "Simulated days.") var days = 28
 
     func validate() throws {
-        guard people >= 1, (1...3650).contains(days) else { throw ValidationError("--people ≥ 1 and --days 1…3650") }
+        guard people >= 1, SimulationConfig.supportedDays.contains(days) else { throw ValidationError("--people ≥ 1 and --days 1…3650") }
     }
 
     func run() throws {
