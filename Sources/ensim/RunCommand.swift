@@ -39,7 +39,10 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let days, !(1...3650).contains(days) { throw ValidationError("--days must be from 1 to 3650, got \(days)") }
+        let supported = SimulationConfig.supportedDays
+        if let days, !supported.contains(days) {
+            throw ValidationError("--days must be from \(supported.lowerBound) to \(supported.upperBound), got \(days)")
+        }
         if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max)") }
     }
 
@@ -96,10 +99,9 @@ struct RunCommand: ParsableCommand {
         if quiet {
             print(folder.finalURL.path)
         } else {
-            let summary = folder.finalURL.appendingPathComponent("summary.json").path
+            // Read back from the folder, as `ensim summary` does, so both always print the same.
             do {
-                let digest = try RunDigest.read(summaryJSON: JSONReport.encode(results.summary), path: summary)
-                print(digest.text(folder: folder.finalURL.path), terminator: "")
+                print(try FinishedRun(folder: folder.finalURL.path).digest().text(folder: folder.finalURL.path), terminator: "")
             } catch {
                 Console.error("warning: \(error)")
                 print(folder.finalURL.path)
