@@ -1,3 +1,5 @@
+import GAEN
+
 /// The scan instances one matched RPI contributed: GAEN's ExposureWindow cut at the RPI
 /// (an RPI lives 10–20 minutes, within GAEN's 30-minute window limit).
 public struct ScoredScan: Sendable, Equatable {
@@ -194,8 +196,9 @@ public struct DailySummariesConfigV2: Sendable, Equatable {
 
     public func infectiousness(daysSinceOnset: Int32?) -> Int {
         guard let d = daysSinceOnset else { return infectiousnessWhenOnsetMissing }
-        guard (-14...14).contains(d) else { return 0 }
-        return infectiousnessByDaysSinceOnset[Int(d) + 14]
+        let range = DiagnosisKey.daysSinceOnsetRange
+        guard range.contains(d) else { return 0 }
+        return infectiousnessByDaysSinceOnset[Int(d - range.lowerBound)]
     }
 
     /// Weighted seconds of one window: Σ seconds × bucket weight.

@@ -18,11 +18,6 @@ public enum DiagnosisKeyCSV {
         public var message: String
     }
 
-    /// GAEN v1's transmission risk levels (0 unused, 1…8 as apps set them).
-    public static let transmissionRiskLevels: ClosedRange<Int32> = 0...8
-    /// Days since onset of symptoms as the v1.5+ export carries it (Google's server accepts ±14).
-    public static let daysSinceOnset: ClosedRange<Int32> = -14...14
-
     public static let columns = ["key_data", "rolling_start_interval_number", "rolling_period",
                                  "transmission_risk_level", "report_type", "days_since_onset"]
 
@@ -80,7 +75,7 @@ public enum DiagnosisKeyCSV {
         }
         var trl: Int32?
         if let text = row["transmission_risk_level"] {
-            guard let value = Int32(text), transmissionRiskLevels.contains(value) else {
+            guard let value = Int32(text), DiagnosisKey.transmissionRiskLevels.contains(value) else {
                 throw fail("transmission_risk_level", "'\(text.prefix(40))' is not an integer in 0…8")
             }
             trl = value
@@ -94,7 +89,7 @@ public enum DiagnosisKeyCSV {
         }
         var dsos: Int32?
         if let text = row["days_since_onset"] {
-            guard let value = Int32(text), daysSinceOnset.contains(value) else {
+            guard let value = Int32(text), DiagnosisKey.daysSinceOnsetRange.contains(value) else {
                 throw fail("days_since_onset", "'\(text.prefix(40))' is not an integer in −14…14")
             }
             dsos = value

@@ -14,6 +14,11 @@ public enum ReportType: Int32, Sendable, CaseIterable {
 /// A key as published by a backend: the TEK plus the per-key fields of the export.
 /// Optional fields are absent from the protobuf when nil.
 public struct DiagnosisKey: Hashable, Sendable {
+    /// GAEN v1's transmission risk levels (0 unused, 1…8 as apps set them).
+    public static let transmissionRiskLevels: ClosedRange<Int32> = 0...8
+    /// Days since onset of symptoms as exports carry them (v1.5+; Google's reference server accepts ±14).
+    public static let daysSinceOnsetRange: ClosedRange<Int32> = -14...14
+
     public var temporaryExposureKey: TemporaryExposureKey
     public var transmissionRiskLevel: Int32?
     public var reportType: ReportType?
