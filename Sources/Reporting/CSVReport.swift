@@ -13,9 +13,9 @@ import SimulationCore
 public enum CSVReport {
     public static func encode(_ table: ResultTable) -> Data {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * (table.rows.count + 1) * max(table.columns.count, 1) / 4)
+        out.reserveCapacity(64 * (table.count + 1) * max(table.columns.count, 1) / 4)
         appendRow(table.columns.lazy.map { .text($0) }, to: &out)
-        for row in table.rows { appendRow(row, to: &out) }
+        for i in 0..<table.count { appendRow(table.row(i), to: &out) }
         return Data(out)
     }
 
