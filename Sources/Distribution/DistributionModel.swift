@@ -130,6 +130,8 @@ public final class DistributionModel {
     /// memory unless the run streams its tables to files.
     package var minuteStream: (any TableStream)?
     private var streamedMinutes = 0
+    /// The day of the last streamed minute and its date text (formatted once a day).
+    private var minuteDate: (day: Int64, text: String) = (.min, "")
 
     package static let minuteColumns = ["minute", "time_utc", "requests"] + LoadCounters.Metric.allCases.map(\.column)
         + ["peak_requests_per_second"]
@@ -138,7 +140,9 @@ public final class DistributionModel {
     private func streamMinute(_ minute: Int, _ values: [Int], _ peak: UInt32) {
         guard parameters.writesMinutes, minute == streamedMinutes, Int64(minute + 1) * 60 <= now - start else { return }
         if minuteStream == nil { minuteStream = MemoryTableStream(columns: Self.minuteColumns) }
-        minuteStream!.append([.integer(Int64(minute)), .text(Self.timestamp(start + Int64(minute) * 60)),
+        let t = start + Int64(minute) * 60, day = SimClock.dayNumber(t)
+        if day != minuteDate.day { minuteDate = (day, "\(CivilDate(containing: t))") }
+        minuteStream!.append([.integer(Int64(minute)), .text(minuteDate.text + Self.minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]),
                               .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) } + [.integer(Int64(peak))])
         streamedMinutes += 1
     }

@@ -106,8 +106,12 @@ extension DistributionModel {
     }
 
     package static func timestamp(_ t: SimTime) -> String {
-        let s = SimClock.secondOfDay(t)
-        let hh = s / 3_600, mm = s / 60 % 60
-        return "\(CivilDate(containing: t))T\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm):00Z"
+        "\(CivilDate(containing: t))" + minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]
+    }
+
+    /// "THH:MM:00Z" for each minute of a day (a year of minute rows formats 525,600 of them).
+    static let minuteOfDaySuffix: [String] = (0..<1_440).map { m in
+        let hh = m / 60, mm = m % 60
+        return "T\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm):00Z"
     }
 }
