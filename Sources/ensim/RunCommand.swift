@@ -90,9 +90,10 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         reporter.finish()
-        let manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
+        var manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
                                    version: ENSimVersion.string, gitCommit: GitInfo.commit(), startedAt: startedAt,
                                    finishedAt: Date())
+        manifest.peakMemoryBytes = ProcessMemory.peakResidentBytes()
         do {
             try ResultsWriter.write(results, manifest: manifest, to: folder)
         } catch {
