@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "Distribution", dependencies: ["SimulationCore", "World", "HealthBackend", "GSL", "EventEngine", "GAEN"]),
         // Exposure detection on the phones and its scoring against ground truth.
         .target(name: "Detection", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution",
-                                                  "GSL", "EventEngine", "GAEN", "CPrefetch"]),
+                                                  "GSL", "EventEngine", "GAEN", "CPrefetch", "CSVInput"]),
         // Immuni's privacy-preserving analytics.
         .target(name: "Analytics", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
                                                   "GSL", "EventEngine", .product(name: "Crypto", package: "swift-crypto")]),

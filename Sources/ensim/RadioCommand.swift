@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Detection
 import Simulation
 import World
 
@@ -8,8 +9,64 @@ struct RadioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "radio",
         abstract: "Bluetooth channel model tools.",
-        subcommands: [Calibrate.self]
+        subcommands: [Calibrate.self, Tram.self]
     )
+
+    struct Tram: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Leith & Farrell's Dublin tram experiment: the June 2020 detection rules on the measured and on ENSim's attenuations.",
+            discussion: "Example: ensim radio tram --replicates 200 --json > Results/studies/dublin-tram.json"
+        )
+
+        @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
+        var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+
+        @Option(parsing: .unconditional, help: "Simulated contacts per measured pair.")
+        var replicates = 200
+
+        @Option(parsing: .unconditional, help: "Seed of the simulated contacts.")
+        var seed: UInt64 = 1
+
+        @Option(parsing: .unconditional, help: "A pair at most this far apart is a close contact (m).")
+        var closeMetres = 2.0
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard (1...100_000).contains(replicates) else { throw ValidationError("--replicates must be from 1 to 100000") }
+            guard closeMetres > 0, closeMetres.isFinite else { throw ValidationError("--close-metres must be a distance > 0") }
+        }
+
+        func run() throws {
+            var study: TramStudy
+            do { study = TramStudy(measurements: try TramStudy.load(csv: data)) } catch { throw Console.failure("\(error)") }
+            study.closeMetres = closeMetres
+            let rules: [DetectionPreset] = [.swisscovid, .cwaV1, .immuni]
+            let outcomes = study.run(rules: rules.map { ($0.rawValue, $0.model) }, replicates: replicates, radio: .default, seed: seed)
+            if json {
+                let objects: [[String: Any]] = outcomes.map { o in
+                    let tp = o.truePositiveRate, fp = o.falsePositiveRate
+                    return ["rule": o.rule, "source": o.source, "close_pairs": o.close, "close_notified": o.closeNotified,
+                            "far_pairs": o.far, "far_notified": o.farNotified,
+                            "true_positive_rate": tp.estimate, "true_positive_ci": [tp.interval.lower, tp.interval.upper],
+                            "false_positive_rate": fp.estimate, "false_positive_ci": [fp.interval.lower, fp.interval.upper]]
+                }
+                let report: [String: Any] = ["data": data, "replicates": replicates, "seed": seed, "close_metres": closeMetres,
+                                             "minutes": study.minutes, "outcomes": objects]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                return
+            }
+            print("| rule | source | close pairs notified (≤ \(closeMetres) m) | 95% CI | far pairs notified | 95% CI |")
+            print("|---|---|---|---|---|---|")
+            for o in outcomes {
+                let tp = o.truePositiveRate, fp = o.falsePositiveRate
+                print(String(format: "| %@ | %@ | %.0f%% (%d of %d) | %.0f–%.0f%% | %.0f%% (%d of %d) | %.0f–%.0f%% |", o.rule, o.source,
+                             100 * tp.estimate, o.closeNotified, o.close, 100 * tp.interval.lower, 100 * tp.interval.upper,
+                             100 * fp.estimate, o.farNotified, o.far, 100 * fp.interval.lower, 100 * fp.interval.upper))
+            }
+        }
+    }
 
     struct Calibrate: ParsableCommand {
         static let configuration = CommandConfiguration(
