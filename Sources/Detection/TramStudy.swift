@@ -62,6 +62,18 @@ public struct TramStudy: Sendable {
         }
     }
 
+    /// The pairs that recorded anything, as the channel fit reads them: distance and
+    /// minute-weighted mean attenuation (each band at its middle).
+    public static func fitPairs(_ measurements: [Measurement]) -> [TransportChannelFit.Pair] {
+        measurements.compactMap { m in
+            let scans = measuredScans(m)
+            let seconds = scans.reduce(0) { $0 + $1.seconds }
+            guard seconds > 0 else { return nil }
+            let mean = Double(scans.reduce(0) { $0 + $1.typicalAttenuation * $1.seconds }) / Double(seconds)
+            return TransportChannelFit.Pair(metres: m.metres, meanAttenuation: mean)
+        }
+    }
+
     /// One simulated contact at the pair's distance in the transport layer: what the receiver's
     /// scans hear of the sender, from stream ("tram", pair · 2¹⁶ + replicate).
     public func simulatedScans(_ index: Int, replicate: Int, radio: RadioParameters, seed: UInt64) -> [ScoredScan] {
