@@ -31,8 +31,8 @@ struct RadioCommand: ParsableCommand {
             let base = RadioParameters.default
             let r = TransportChannelFit.fit(pairs, base: base)
             let transport = ContactLayer.transport.rawValue
-            let before = TransportChannelFit.logLikelihood(pairs, base: base, environmentLoss: 0, exponent: base.pathLossExponent[transport],
-                                                           sigma: base.shadowingSigma[transport])
+            let before = TransportChannelFit.logLikelihood(pairs, base: base, environmentLoss: base.environmentLoss[transport],
+                                                           exponent: base.pathLossExponent[transport], sigma: base.shadowingSigma[transport])
             if json {
                 let report: [String: Any] = [
                     "data": data, "pairs": r.pairs, "measurements": measurements.count, "converged": r.converged,
@@ -40,16 +40,16 @@ struct RadioCommand: ParsableCommand {
                     "standard_errors": ["environment_loss_db": r.standardErrors[0], "path_loss_exponent": r.standardErrors[1],
                                         "shadowing_sigma_db": r.standardErrors[2]],
                     "log_likelihood": r.logLikelihood, "log_likelihood_defaults": before,
-                    "defaults": ["environment_loss_db": 0, "path_loss_exponent": base.pathLossExponent[transport],
+                    "defaults": ["environment_loss_db": base.environmentLoss[transport], "path_loss_exponent": base.pathLossExponent[transport],
                                  "shadowing_sigma_db": base.shadowingSigma[transport]],
                 ]
                 print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
                 return
             }
             print("transport channel fitted to \(r.pairs) tram pairs (\(measurements.count - r.pairs) recorded nothing)\(r.converged ? "" : " (not converged)")")
-            print(String(format: "environment loss     %6.2f dB ± %.2f   (default 0)", r.environmentLoss, r.standardErrors[0]))
-            print(String(format: "path-loss exponent   %6.2f    ± %.2f   (default %.1f)", r.pathLossExponent, r.standardErrors[1], base.pathLossExponent[transport]))
-            print(String(format: "shadowing sigma      %6.2f dB ± %.2f   (default %.1f)", r.shadowingSigma, r.standardErrors[2], base.shadowingSigma[transport]))
+            print(String(format: "environment loss     %6.2f dB ± %.2f   (default %.2f)", r.environmentLoss, r.standardErrors[0], base.environmentLoss[transport]))
+            print(String(format: "path-loss exponent   %6.2f    ± %.2f   (default %.2f)", r.pathLossExponent, r.standardErrors[1], base.pathLossExponent[transport]))
+            print(String(format: "shadowing sigma      %6.2f dB ± %.2f   (default %.2f)", r.shadowingSigma, r.standardErrors[2], base.shadowingSigma[transport]))
             print(String(format: "log-likelihood       %8.2f   (defaults: %.2f)", r.logLikelihood, before))
         }
     }

@@ -57,13 +57,12 @@ public enum TransportChannelFit {
     }
 
     public static func fit(_ pairs: [Pair], base: RadioParameters) -> Result {
-        // σ_S as log σ so the simplex stays where σ > 0.
+        // σ_S enters as |x| (the likelihood is even in it), so σ = 0 is reachable and a minimum there converges.
         func negative(_ x: [Double]) -> Double {
-            -logLikelihood(pairs, base: base, environmentLoss: x[0], exponent: x[1], sigma: exp(x[2]))
+            -logLikelihood(pairs, base: base, environmentLoss: x[0], exponent: x[1], sigma: abs(x[2]))
         }
-        let start = [0.0, base.pathLossExponent[ContactLayer.transport.rawValue], log(max(0.5, base.shadowingSigma[ContactLayer.transport.rawValue]))]
-        let best = Minimize.nelderMead(start: start, step: [2, 0.5, 0.3], tolerance: 1e-7, maxIterations: 20_000, negative)
-        let estimate = [best.x[0], best.x[1], exp(best.x[2])]
+        let best = Minimize.nelderMead(start: [0, 1, 5], step: [2, 0.5, 2], tolerance: 1e-7, maxIterations: 20_000, negative)
+        let estimate = [best.x[0], best.x[1], abs(best.x[2])]
         let errors = standardErrors(at: estimate) { -logLikelihood(pairs, base: base, environmentLoss: $0[0], exponent: $0[1], sigma: $0[2]) }
         return Result(environmentLoss: estimate[0], pathLossExponent: estimate[1], shadowingSigma: estimate[2], standardErrors: errors,
                       logLikelihood: -best.value, pairs: pairs.count, converged: best.converged)
