@@ -33,7 +33,11 @@ public struct DaskExecutor: SweepExecutor, Sendable {
 
     public static let installHint = "install the Python packages: python3 -m pip install dask distributed (or bash .ci/setup)"
 
-    public func execute(_ jobs: [SweepJob], in folder: SweepFolder, finished: @escaping @Sendable (SweepJob, String?) -> Void) {
+    public struct ClientError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public func execute(_ jobs: [SweepJob], in folder: SweepFolder, finished: @escaping @Sendable (SweepJob, String?) -> Void) throws {
         let byID = Dictionary(uniqueKeysWithValues: jobs.map { ($0.id, $0) })
         var reported: Set<String> = []
         let fail = { (message: String) in
@@ -49,7 +53,7 @@ public struct DaskExecutor: SweepExecutor, Sendable {
             let data = try JSONSerialization.data(withJSONObject: ["threads": threadsPerRun, "jobs": list], options: [.sortedKeys])
             try AtomicFile.write(data, to: jobsFile)
         } catch {
-            return fail("cannot write \(jobsFile.path): \(error)")
+            throw ClientError(description: "cannot write \(jobsFile.path): \(error)")
         }
         defer { try? FileManager.default.removeItem(at: jobsFile) }
 
@@ -69,7 +73,7 @@ public struct DaskExecutor: SweepExecutor, Sendable {
         let errorText = ErrorTail()
         errors.fileHandleForReading.readabilityHandler = { handle in errorText.append(handle.availableData) }
         do { try process.run() } catch {
-            return fail("cannot start \(python): \(error.localizedDescription)")
+            throw ClientError(description: "cannot start \(python): \(error.localizedDescription)")
         }
         // One line per finished run: "ok ID" or "failed ID MESSAGE".
         var buffer = Data()
@@ -94,11 +98,13 @@ public struct DaskExecutor: SweepExecutor, Sendable {
         errors.fileHandleForReading.readabilityHandler = nil
         try? FileManager.default.removeItem(at: incoming)
         if !jobs.allSatisfy({ reported.contains($0.id) }) {
-            var message = "the Dask client stopped (exit \(process.terminationStatus)): \(errorText.tail)"
-            if errorText.tail.contains("No module named 'dask'") || errorText.tail.contains("No module named 'distributed'") {
-                message += "; \(Self.installHint)"
+            let tail = errorText.tail
+            // 3: no dask, 4: no scheduler; 1 with "No module named 'ensim_dask'": the package is not found.
+            if [3, 4].contains(process.terminationStatus) || tail.contains("No module named 'ensim_dask'") || reported.isEmpty {
+                let hint = tail.contains("No module named") ? "; \(Self.installHint)" : ""
+                throw ClientError(description: "the Dask client stopped (exit \(process.terminationStatus)): \(tail)\(hint)")
             }
-            fail(message)
+            fail("the Dask client stopped (exit \(process.terminationStatus)): \(tail)")
         }
     }
 

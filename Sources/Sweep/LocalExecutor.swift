@@ -8,7 +8,8 @@ public protocol SweepExecutor {
     var label: String { get }
     /// How many runs go at once (for the ETA).
     var concurrency: Int { get }
-    func execute(_ jobs: [SweepJob], in folder: SweepFolder, finished: @escaping @Sendable (SweepJob, String?) -> Void)
+    /// - Throws: when the executor itself cannot work (no scheduler, no Dask): the sweep stops, complete runs stay.
+    func execute(_ jobs: [SweepJob], in folder: SweepFolder, finished: @escaping @Sendable (SweepJob, String?) -> Void) throws
 }
 
 /// `N` runs at a time on this machine, each an `ensim run` process (a crash or a kill stops one run only).

@@ -40,7 +40,7 @@ public enum SweepRunner {
         for attempt in 1...2 where !pending.isEmpty {
             if attempt == 2 { log("retrying \(pending.count) failed run(s) once: " + pending.map(\.id).joined(separator: ", ")) }
             let failed = FailureList()
-            executor.execute(pending, in: folder) { job, error in
+            try executor.execute(pending, in: folder) { job, error in
                 if let error {
                     failed.add(job.id, error)
                     progress.failed(job.id, error, final: attempt == 2)
