@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
-        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario"]),
+        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario", "Reporting", "SimulationCore"]),
         .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]
