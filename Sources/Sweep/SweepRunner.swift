@@ -14,6 +14,10 @@ public enum SweepRunner {
         /// Runs that failed twice, with the last error.
         public let failures: [(id: String, error: String)]
         public let seconds: Double
+        /// The runs' own time, summed over the runs that ran now (each manifest's wall_seconds: from
+        /// `ensim run` starting its work to its results being ready). With one worker, `seconds` minus
+        /// this, over `ran`, is the overhead per run: process start, writing files, collection.
+        public let runSeconds: Double
     }
 
     public struct SweepError: Error, CustomStringConvertible {
@@ -33,6 +37,7 @@ public enum SweepRunner {
             pending.append(job)
         }
         let skipped = plan.jobs.count - pending.count
+        let skippedIDs = Set(plan.jobs.map(\.id)).subtracting(pending.map(\.id))
         log("sweep \(plan.sweep.name): \(plan.jobs.count) runs, \(skipped) already complete, \(pending.count) to run (\(executor.label)) in \(folder.url.path)")
 
         let progress = Progress(total: plan.jobs.count, done: skipped, concurrency: executor.concurrency, log: log)
@@ -53,13 +58,16 @@ public enum SweepRunner {
             for job in pending { try folder.clear(job) }
         }
 
+        let ranNow = Set(plan.jobs.map(\.id)).subtracting(skippedIDs)
         var results: [String: [ResultTable.Cell?]] = [:]
+        var runSeconds = 0.0
         for job in plan.jobs where failures[job.id] == nil {
             let summary = folder.runURL(job).appendingPathComponent("summary.json").path
             guard folder.isComplete(job), let data = FileManager.default.contents(atPath: summary) else {
                 failures[job.id] = failures[job.id] ?? "the run folder is missing or incomplete after the run"
                 continue
             }
+            if ranNow.contains(job.id) { runSeconds += Self.wallSeconds(folder.runURL(job)) }
             do {
                 results[job.id] = try SweepTables.values(summaryJSON: data, path: summary, metrics: plan.sweep.metrics)
             } catch {
@@ -77,7 +85,13 @@ public enum SweepRunner {
             try folder.write("failures.csv", CSVReport.encode(table))
         }
         return Outcome(folder: folder.url, total: plan.jobs.count, skipped: skipped, ran: plan.jobs.count - skipped,
-                       failures: failed, seconds: Date().timeIntervalSince(started))
+                       failures: failed, seconds: Date().timeIntervalSince(started), runSeconds: runSeconds)
+    }
+
+    static func wallSeconds(_ run: URL) -> Double {
+        guard let data = FileManager.default.contents(atPath: run.appendingPathComponent("manifest.json").path),
+              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return 0 }
+        return (manifest["wall_seconds"] as? NSNumber)?.doubleValue ?? 0
     }
 }
 

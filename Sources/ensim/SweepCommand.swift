@@ -92,8 +92,8 @@ struct SweepCommand: ParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        Console.error(String(format: "sweep %@: %d runs (%d skipped, %d ran, %d failed) in %.1f s", sweep.name, outcome.total,
-                             outcome.skipped, outcome.ran, outcome.failures.count, outcome.seconds))
+        Console.error(String(format: "sweep %@: %d runs (%d skipped, %d ran, %d failed) in %.1f s; the runs' own time %.1f s", sweep.name,
+                             outcome.total, outcome.skipped, outcome.ran, outcome.failures.count, outcome.seconds, outcome.runSeconds))
         for failure in outcome.failures { Console.error("failed \(failure.id): \(failure.error)") }
         print(outcome.folder.path)
         if !outcome.failures.isEmpty { throw ExitCode(1) }
