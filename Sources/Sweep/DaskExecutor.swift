@@ -75,6 +75,8 @@ public struct DaskExecutor: SweepExecutor, Sendable {
         do { try process.run() } catch {
             throw ClientError(description: "cannot start \(python): \(error.localizedDescription)")
         }
+        ChildProcesses.add(process.processIdentifier)
+        defer { ChildProcesses.remove(process.processIdentifier) }
         // One line per finished run: "ok ID" or "failed ID MESSAGE".
         var buffer = Data()
         while true {

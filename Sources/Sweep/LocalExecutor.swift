@@ -57,8 +57,10 @@ public struct LocalExecutor: SweepExecutor, Sendable {
         do { try process.run() } catch {
             return "cannot start \(executable.path): \(error.localizedDescription)"
         }
+        ChildProcesses.add(process.processIdentifier)
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
+        ChildProcesses.remove(process.processIdentifier)
         if process.terminationReason == .exit, process.terminationStatus == 0 { return nil }
         let how = process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)" : "exit \(process.terminationStatus)"
         return "\(how): " + tail(data)

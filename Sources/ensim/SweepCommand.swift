@@ -76,6 +76,7 @@ struct SweepCommand: ParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
+        ChildProcesses.stopChildrenOnInterrupt()
         let outcome: SweepRunner.Outcome
         do {
             switch executor {

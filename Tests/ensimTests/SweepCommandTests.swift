@@ -87,6 +87,46 @@ import Testing
         #expect(zip(names, zip(stamps, after)).filter { $0.1.0 != $0.1.1 }.map(\.0) == ["p02-r1"])
     }
 
+    /// Ctrl-C (SIGINT to the sweep alone, as Foundation gives each child its own process group): the
+    /// running `ensim run` is stopped too, every visible run folder is complete, and the same command resumes.
+    @Test func interruptedSweepKeepsCompleteRunsAndResumes() throws {
+        let out = dir.appendingPathComponent("interrupted")
+        let process = Process()
+        process.executableURL = EnsimProcess.binary
+        process.arguments = ["sweep", dir.appendingPathComponent("s.yaml").path, "--out", out.path, "--workers", "1"]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let runs = out.appendingPathComponent("runs")
+        func visible() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        }
+        for _ in 0..<1200 where visible().count < 2 && process.isRunning { usleep(50_000) }
+        try #require(process.isRunning, "the sweep ended before it could be interrupted")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let kept = visible()
+        #expect(kept.count >= 2 && kept.count < 8, "\(kept)")
+        // No ensim run of this sweep is left running.
+        usleep(300_000)
+        let orphans = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { pid in
+            guard Int32(pid) != nil, let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: cmdline, as: UTF8.self).contains(out.path)
+        }
+        #expect(orphans.isEmpty, "still running: \(orphans)")
+        for name in kept {
+            let folder = runs.appendingPathComponent(name)
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.json").path), "\(name) incomplete")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("summary.json").path), "\(name) incomplete")
+        }
+        let resumed = try sweep(["--out", out.path])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("8 runs, \(kept.count) already complete, \(8 - kept.count) to run"), "\(resumed.stderr)")
+        #expect(visible().count == 8)
+    }
+
     @Test func planListsTheRunsAndValidateChecksSweepFiles() throws {
         let plan = try sweep(["--plan"])
         #expect(plan.status == 0)
