@@ -173,6 +173,33 @@ import Testing
         #expect(files.contains("summary.json") && files.contains("backend"))
         #expect(!FileManager.default.fileExists(atPath: dask.appendingPathComponent("incoming").path))
 
+        // Workers writing into the sweep folder themselves (a shared file system): the same table.
+        let shared = dir.appendingPathComponent("shared")
+        let sh = try sweep(["--out", shared.path, "--executor", "dask", "--scheduler", cluster.address, "--ensim", EnsimProcess.binary.path,
+                            "--shared-results"])
+        #expect(sh.status == 0, "\(sh.stderr)")
+        #expect(try data(shared, "sweep.csv") == data(local, "sweep.csv"))
+
+        // A worker lost mid-sweep (kill -9): Dask gives its tasks to the other worker, nothing is lost.
+        let lost = dir.appendingPathComponent("lost")
+        let process = Process()
+        process.executableURL = EnsimProcess.binary
+        process.arguments = ["sweep", dir.appendingPathComponent("s.yaml").path, "--out", lost.path, "--executor", "dask",
+                             "--scheduler", cluster.address, "--ensim", EnsimProcess.binary.path]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let lostRuns = lost.appendingPathComponent("runs")
+        for _ in 0..<1200 where process.isRunning
+            && ((try? FileManager.default.contentsOfDirectory(atPath: lostRuns.path)) ?? []).filter({ !$0.hasPrefix(".") }).isEmpty {
+            usleep(50_000)
+        }
+        cluster.kill(worker: 0)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(cluster.logs)")
+        #expect(try data(lost, "sweep.csv") == data(local, "sweep.csv"))
+
         // Workers that cannot start ensim: every run fails, is retried once, and is reported; the sweep exits 1.
         let broken = try sweep(["--out", dir.appendingPathComponent("broken").path, "--executor", "dask",
                                 "--scheduler", cluster.address, "--ensim", "/nonexistent/ensim"])
@@ -251,12 +278,18 @@ final class DaskCluster {
         }.joined(separator: "\n")
     }
 
+    /// Kills worker `i` at once (kill -9), as a lost machine.
+    func kill(worker i: Int) {
+        let process = processes[1 + i]
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Workers first, then the scheduler; each gets SIGTERM, then SIGKILL after 10 s.
     func stop() {
         for process in processes.reversed() where process.isRunning {
             process.terminate()
             for _ in 0..<100 where process.isRunning { usleep(100_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         processes.removeAll()
