@@ -76,6 +76,10 @@ struct SweepCommand: ParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
+        // The folder's plot script (sweep.png: each metric against a varied key), when the repository is at hand.
+        if let script = Self.repositoryFile("plot-scripts/plot_sweep.py"), let text = FileManager.default.contents(atPath: script.path) {
+            try? folder.write("plot_sweep.py", text)
+        }
         ChildProcesses.stopChildrenOnInterrupt()
         let outcome: SweepRunner.Outcome
         do {
@@ -105,13 +109,18 @@ struct SweepCommand: ParsableCommand {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     }
 
-    /// The repository's python/ folder (holding ensim_dask), looked for above the binary and the working directory.
+    /// The repository's python/ folder (holding ensim_dask).
     static var pythonPackageFolder: URL? {
+        repositoryFile("python/ensim_dask/__init__.py")?.deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// A file of the repository, looked for above the binary (.build/…/ensim) and the working directory.
+    static func repositoryFile(_ path: String) -> URL? {
         for start in [ownExecutable.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
             var dir = start
             for _ in 0..<6 {
-                let candidate = dir.appendingPathComponent("python")
-                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("ensim_dask/__init__.py").path) { return candidate }
+                let candidate = dir.appendingPathComponent(path)
+                if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
                 dir = dir.deletingLastPathComponent()
             }
         }

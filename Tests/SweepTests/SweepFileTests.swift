@@ -130,6 +130,16 @@ struct SweepFixture {
         }
     }
 
+    @Test func shippedSweepsAreValid() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/sweeps")
+        let adoption = try SweepLoader.load(file: folder.appendingPathComponent("adoption.yaml").path)
+        #expect(adoption.runs.count == 40 && adoption.variedKeys == ["population.app_adoption"])
+        #expect(adoption.runs.allSatisfy { $0.resolved.at("population.size") == .integer(5000) && $0.resolved.at("days") == .integer(21) })
+        let overhead = try SweepLoader.load(file: folder.appendingPathComponent("overhead.yaml").path)
+        #expect(overhead.runs.count == 50 && Set(overhead.runs.map(\.seed)).count == 50)
+    }
+
     @Test func unknownKeyPathIsOneLineWithPosition() {
         let p = fixture.problems("base: base.yaml\ngrid:\n  population.app_adoptoin: [0.2]\n")
         #expect(p == ["s.yaml:3:3: grid.population.app_adoptoin: unknown key path: 'population' has no key 'app_adoptoin' (did you mean 'app_adoption'?); allowed: size, age_shares, adoption_model, app_adoption, app_adoption_by_age, ios_share, availability"])

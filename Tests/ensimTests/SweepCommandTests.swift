@@ -60,6 +60,7 @@ import Testing
         let summary = String(decoding: try data(out, "sweep_summary.csv"), as: UTF8.self).split(separator: "\n")
         #expect(summary.count == 5)
         #expect(summary[1].hasPrefix("0,0.3,60,2,2,"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plot_sweep.py").path))
         let runs = out.appendingPathComponent("runs")
         let names = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
         #expect(names == ["p00-r1", "p00-r2", "p01-r1", "p01-r2", "p02-r1", "p02-r2", "p03-r1", "p03-r2"])
