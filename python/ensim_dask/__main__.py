@@ -29,6 +29,9 @@ def run_one(run_id, scenario, ensim="ensim", threads=1, shared_runs=None):
         with open(scenario_path, "w", encoding="utf-8") as f:
             f.write(scenario)
         out = os.path.join(shared_runs, run_id) if shared_runs else os.path.join(tmp, "run")
+        if shared_runs and os.path.exists(os.path.join(out, "manifest.json")):
+            # Done by an earlier attempt whose worker was lost before it reported: ensim sweep checks its hash.
+            return {"id": run_id, "files": None}
         command = [ensim, "run", scenario_path, "--out", out, "--quiet", "--threads", str(threads)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
