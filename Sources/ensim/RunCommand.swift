@@ -79,7 +79,10 @@ struct RunCommand: ParsableCommand {
         }
         let results: SimulationResults
         do {
-            results = try Simulation(config: config).run(progress: reporter.update)
+            // Tables that grow with the run's length go into the folder as the run goes.
+            let streams = CSVStreams(folder: folder)
+            results = try Simulation(config: config, streams: streams).run(progress: reporter.update)
+            try streams.finish()
         } catch {
             reporter.finish()
             folder.discard()
