@@ -28,13 +28,21 @@ public struct LocalExecutor: SweepExecutor, Sendable {
     public var concurrency: Int { workers }
 
     public func execute(_ jobs: [SweepJob], in folder: SweepFolder, finished: @escaping @Sendable (SweepJob, String?) -> Void) {
+        // One thread per worker, each mostly waiting on its child: Dispatch's pool would run no more
+        // at once than there are cores, whatever --workers says.
         let next = Counter()
-        DispatchQueue.concurrentPerform(iterations: min(workers, jobs.count)) { _ in
-            while let index = next.take(below: jobs.count) {
-                let job = jobs[index]
-                finished(job, run(job, in: folder))
-            }
+        let group = DispatchGroup()
+        for _ in 0..<min(workers, jobs.count) {
+            group.enter()
+            Thread {
+                while let index = next.take(below: jobs.count) {
+                    let job = jobs[index]
+                    finished(job, run(job, in: folder))
+                }
+                group.leave()
+            }.start()
         }
+        group.wait()
     }
 
     /// nil when the run completed, else the reason (its last lines on stderr).
