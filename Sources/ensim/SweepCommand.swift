@@ -8,8 +8,8 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Run a sweep file: every grid point × replicate as a run folder, then sweep.csv and sweep_summary.csv.",
         discussion: """
-        Results go to Results/sweeps/<name>/<UTC time>/ (or --out): manifest.json, scenarios/, runs/<run-id>/,
-        sweep.csv (one row per run), sweep_summary.csv (per grid point: mean, sd, 95% t interval across
+        Results go to Results/sweeps/<name>/<UTC time>/ (or --out): manifest.json, scenarios/, runs/<run-id>/, \
+        sweep.csv (one row per run), sweep_summary.csv (per grid point: mean, sd, 95% t interval across \
         replicates). Running the same command again resumes: complete runs are skipped. See docs/sweeps.md.
 
         Examples:
@@ -32,7 +32,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Where runs go: local (this machine) or dask (a Dask distributed scheduler).")
     var executor: Executor = .local
 
-    @Option(help: "Local runs at a time (default: cores ÷ --threads-per-run).")
+    @Option(help: "Runs at a time: local processes (default: cores ÷ --threads-per-run); with dask, only for the ETA.")
     var workers: Int?
 
     @Option(help: "Threads of each run.")
