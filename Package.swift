@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "GAEN", "EventEngine", "GSL"] + simulationStages + ["Simulation"]),
 
         // Layer 6: sweeps: many runs of one scenario (grid × replicates) on this machine or a Dask cluster (`ensim sweep`).
-        .target(name: "Sweep", dependencies: ["Reporting", "Scenario", "GSL", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Sweep", dependencies: ["Reporting", "Scenario", "Simulation", "GSL", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Layer 7: the command-line tool: parses options, calls the libraries.
         .executableTarget(name: "ensim", dependencies: [

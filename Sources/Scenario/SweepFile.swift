@@ -50,6 +50,11 @@ public struct SweepMetric: Sendable, Equatable {
     public let name: String
     public let numerator: [String]
     public let denominator: [String]?
+    /// Where the sweep file lists it (for messages).
+    public internal(set) var line: Int?
+    public internal(set) var column: Int?
+
+    public static func == (a: SweepMetric, b: SweepMetric) -> Bool { a.name == b.name }
 
     public static let defaults = ["detection.precision", "detection.recall", "detection.notified"]
 

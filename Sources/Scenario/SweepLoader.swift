@@ -166,11 +166,12 @@ struct SweepReader {
         }
         var out: [SweepMetric] = []
         for item in items {
-            guard let text = item.scalar?.string, let metric = SweepMetric(text), !text.unicodeScalars.contains(where: ScenarioProblem.isControl) else {
+            guard let text = item.scalar?.string, var metric = SweepMetric(text), !text.unicodeScalars.contains(where: ScenarioProblem.isControl) else {
                 report(item, "metrics", "expected a dotted summary.json path (detection.recall) or a ratio of two (detection.notified / health.index_cases), got \(validator.describe(item))")
                 continue
             }
             if out.contains(metric) { report(item, "metrics", "'\(ScenarioProblem.echo(text))' is listed twice"); continue }
+            (metric.line, metric.column) = (item.mark?.line, item.mark?.column)
             out.append(metric)
         }
         return out

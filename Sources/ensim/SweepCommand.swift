@@ -66,6 +66,11 @@ struct SweepCommand: ParsableCommand {
             Console.error(error.description)
             throw ExitCode(2)
         }
+        let problems = SweepMetricProbe.problems(sweep)
+        if !problems.isEmpty {
+            Console.error(problems.map(\.description).joined(separator: "\n"))
+            throw ExitCode(2)
+        }
         let plan = SweepPlan(sweep)
         if self.plan {
             print(plan.text, terminator: "")

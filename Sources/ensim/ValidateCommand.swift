@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import Sweep
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +19,12 @@ struct ValidateCommand: ParsableCommand {
             do {
                 if SweepLoader.isSweep(file: file) {
                     let sweep = try SweepLoader.load(file: file)
+                    let problems = SweepMetricProbe.problems(sweep)
+                    if !problems.isEmpty {
+                        failed = true
+                        Console.error(problems.map(\.description).joined(separator: "\n"))
+                        continue
+                    }
                     print("\(file): ok (sweep of \(sweep.runs.count) runs)")
                 } else {
                     _ = try ScenarioLoader.load(file: file)

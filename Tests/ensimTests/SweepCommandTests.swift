@@ -152,6 +152,15 @@ import Testing
             """)
         let badSweep = try EnsimProcess.run(["sweep", "bad.yaml"], in: dir)
         #expect(badSweep.status == 2 && badSweep.stderr == bad.stderr)
+
+        // A metric that is not in summary.json is found before any run, at its place in the file.
+        try "base: base.yaml\nmetrics:\n  - detection.notified\n  - detection.recal\n"
+            .write(to: dir.appendingPathComponent("metric.yaml"), atomically: true, encoding: .utf8)
+        let metric = try EnsimProcess.run(["sweep", "metric.yaml"], in: dir)
+        #expect(metric.status == 2)
+        #expect(metric.stderr.hasPrefix("metric.yaml:4:5: metrics: metric 'detection.recal': summary.json has no 'detection.recal' (keys there: "), "\(metric.stderr)")
+        #expect(try EnsimProcess.run(["validate", "metric.yaml"], in: dir).stderr == metric.stderr)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Results").path))
     }
 
     /// The same sweep on a real Dask cluster (a scheduler and two workers on 127.0.0.1, ports chosen by the
