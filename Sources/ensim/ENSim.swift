@@ -10,13 +10,14 @@ struct ENSim: ParsableCommand {
         Examples:
           ensim run Scenarios/default.yaml                 run a scenario; results go to Results/<name>/<run-id>/
           ensim run Scenarios/default.yaml --seed 7 --days 3 --out /tmp/run1
+          ensim sweep Scenarios/sweeps/adoption.yaml       grid × replicates; results go to Results/sweeps/<name>/<time>/
           ensim validate Scenarios/*.yaml                  check scenario files without running them
           ensim scenario reference                         every scenario key, its type, unit, default and range
           ensim bench engine --json                        event-engine benchmark
           ensim p6 collisions                              P6 false-match study (seed setup)
         """,
         version: ENSimVersion.string,
-        subcommands: [RunCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,
+        subcommands: [RunCommand.self, SweepCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,
                       RadioCommand.self, RegressCommand.self, SummaryCommand.self, ReportCommand.self, P6Command.self]
     )
 
