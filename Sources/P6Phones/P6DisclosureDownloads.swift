@@ -111,10 +111,11 @@ package final class P6DisclosureDownloads {
             for s in streams.indices where !inStream[s].isEmpty {
                 var tx = P6DisclosureFile.headerBytes, rx = 0
                 for i in inStream[s] {
-                    let d = disclosures[Int(i)].disclosure
-                    let rxPart = d.rxTrace.count * P6RxRecord.encodedByteCount
-                    tx += d.encodedByteCount - rxPart
-                    rx += rxPart
+                    // The Tx part and the record count as in raw form; the rest is the Rx trace, in either form.
+                    let published = disclosures[Int(i)]
+                    let txPart = P6Disclosure.encodedByteCount(epochs: published.disclosure.epochs.count, rxRecords: 0)
+                    tx += txPart
+                    rx += published.bytes - txPart
                 }
                 let position = streams[s].files.count
                 let file = P6DisclosureFile(sequence: files.count, stream: s, sequenceInStream: position, publishedAt: at,

@@ -15,6 +15,8 @@ package struct P6PublishedDisclosure: Sendable {
     /// End of the disclosure-file period it is published in.
     package let fileTime: SimTime
     package let bytes: Int
+    /// Rx records of the trace left out by the per-slice cap.
+    package var rxRecordsWithheld = 0
     /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
     package var streams: [Int32] = [0]
 }
@@ -58,11 +60,13 @@ package struct P6DisclosureBuilder {
             }
         }
         stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
-        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: trace)
+        let disclosed = P6RxTraceCodec.subsample(trace, perSlice: parameters.rxRecordsPerSlice, sliceSeconds: parameters.sliceSeconds)
+        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: disclosed)
         let period = Int64(parameters.disclosureFileSeconds)
         return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
                                      testedAt: upload.positiveCase.testedAt, at: t,
-                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount)
+                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount(rx: parameters.rxTraceEncoding),
+                                     rxRecordsWithheld: trace.count - disclosed.count)
     }
 
     /// First UTC day number a disclosure of `upload` covers: the case's infectious window, at most

@@ -53,6 +53,11 @@ extension P6Run {
             falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
             latencyHours: LatencyHoursSummary(sorted: latencies))
 
+        if parameters.rxTraceEncoding != .raw || parameters.rxRecordsPerSlice > 0 {
+            summary.rxTrace = .init(encoding: parameters.rxTraceEncoding.rawValue, maxRecordsPerSlice: parameters.rxRecordsPerSlice,
+                                    recordsWithheld: shown.reduce(0) { $0 + $1.rxRecordsWithheld },
+                                    disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
+        }
         var tables: [NamedTable] = []
         if downloads.streams.count > 1 {
             let regional = regionalReport(shown: shown, truth: truth, notified: notified, streamSummaries: streamSummaries)

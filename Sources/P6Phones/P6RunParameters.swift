@@ -26,6 +26,10 @@ public struct P6RunParameters: Sendable, Equatable {
     /// Share of disclosers who state the regions they visited (the seed: "multiple disclosures
     /// ... if the user states that they have visited them"); their disclosure goes to those streams too.
     public var statedRegionsShare = 0.0
+    /// How a disclosure's Rx trace is laid out; raw keeps the first-wave figures byte for byte.
+    public var rxTraceEncoding = P6RxTraceEncoding.raw
+    /// At most this many Rx records disclosed per slice (the seed's sub-sampling in busy periods); 0: all.
+    public var rxRecordsPerSlice = 0
 
     public init() {}
 

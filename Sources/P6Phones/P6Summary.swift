@@ -89,6 +89,23 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var falsePositivesPer1000Notified: ProportionSummary
     public var latencyHours: LatencyHoursSummary
     public var regions: Regions?
+    /// The disclosed Rx traces' form and sampling, when not the raw, complete default.
+    public var rxTrace: RxTrace?
+
+    /// What the seed's Rx trace compression and busy-period sub-sampling did.
+    public struct RxTrace: Encodable, Sendable, Equatable {
+        public var encoding: String
+        public var maxRecordsPerSlice: Int
+        /// Records recorded in the disclosed periods but left out by the per-slice cap.
+        public var recordsWithheld: Int
+        /// The published disclosures' bytes in raw form, beside `disclosure_bytes` in this form.
+        public var disclosureBytesRaw: Int
+
+        enum CodingKeys: String, CodingKey {
+            case encoding, maxRecordsPerSlice = "max_records_per_slice", recordsWithheld = "records_withheld"
+            case disclosureBytesRaw = "disclosure_bytes_raw"
+        }
+    }
 
     package enum CodingKeys: String, CodingKey {
         case sliceSeconds = "slice_seconds", matchRule = "match_rule", rxRecordsPerPhoneDay = "rx_records_per_phone_day"
@@ -102,5 +119,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
+        case rxTrace = "rx_trace"
     }
 }

@@ -30,6 +30,16 @@ extension ScenarioSchema {
                  doc: "Period of the disclosure files (seed: one file each hour); periods without disclosures make no file."),
         .number("clock_offset_sigma_s", \S.p6.clockOffsetSigmaSeconds, range: 0...60, unit: "seconds",
                 doc: "σ of a phone's daily clock error against UTC (seed: synchronised to a second or so)."),
+        .section("rx_trace", [
+            .choice("encoding", \S.p6.rxTraceEncoding, doc: """
+                `raw`: 9 bytes a disclosed Rx record; `compact`: records in time order, each a varint of the seconds since the \
+                previous one and its UUID index, then its code, so quiet periods cost nothing (the seed's compression).
+                """),
+            .integer("max_records_per_slice", \S.p6.rxRecordsPerSlice, range: 0...1_000, unit: "records", doc: """
+                Disclose at most this many Rx records per slice, those with the lowest codes (a uniform sample, the seed's \
+                sub-sampling in busy periods); 0: all.
+                """),
+        ], doc: "How the Rx trace of a disclosure is kept small (seed: compression and sub-sampling)."),
         .section("regions", [
             .integer("count", \S.p6.regions, range: 1...64, unit: "regions", doc: """
                 Disclosure streams, one per region (seed: a stream of disclosures per geographic region). Regions are equal blocks \

@@ -32,6 +32,25 @@ import Testing
                                  tables: r.tables.filter { $0.name != "p6_comparison.csv" }, files: r.files)
     }
 
+    /// The compact Rx trace costs fewer bytes for the same records; the per-slice cap withholds
+    /// records and can only lose matches; the default (raw, no cap) reports no `rx_trace` block.
+    @Test func compactAndSubsampledRxTraces() throws {
+        let plain = try #require(Self.enabled.1.summary.p6)
+        #expect(plain.rxTrace == nil && plain.disclosedRxRecords > 0)
+        var c = Self.config(p6: true)
+        c.p6.rxTraceEncoding = .compact
+        let compact = try #require(Self.run(c).1.summary.p6)
+        #expect(compact.disclosedRxRecords == plain.disclosedRxRecords && compact.notified == plain.notified)
+        #expect(compact.disclosureBytes < plain.disclosureBytes && compact.rxTrace?.disclosureBytesRaw == plain.disclosureBytes)
+        #expect(compact.bytesPerPhonePerDay.txPart == plain.bytesPerPhonePerDay.txPart)
+        #expect(compact.bytesPerPhonePerDay.rxPart < plain.bytesPerPhonePerDay.rxPart)
+        c.p6.rxRecordsPerSlice = 1
+        let capped = try #require(Self.run(c).1.summary.p6)
+        let withheld = try #require(capped.rxTrace?.recordsWithheld)
+        #expect(withheld > 0 && capped.disclosedRxRecords == plain.disclosedRxRecords - withheld)
+        #expect(capped.truePositives <= plain.truePositives)
+    }
+
     @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() throws {
         #expect(!P6RunParameters.default.enabled && !SimulationConfig(name: "x", seed: 1, start: 0, days: 1,
                                                                       population: PopulationParameters(size: 1, appAdoption: 0.5)).p6.enabled)
