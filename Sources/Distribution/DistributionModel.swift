@@ -8,6 +8,11 @@ public struct CheckSession: Sendable, Hashable {
     /// App-phone index (PhoneFleet order).
     public var phone: Int32
     public var at: SimTime
+
+    public init(phone: Int32, at: SimTime) {
+        self.phone = phone
+        self.at = at
+    }
 }
 
 /// Phones and download-only clients fetching published key packages from the CDN.

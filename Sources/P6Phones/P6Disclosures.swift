@@ -17,6 +17,8 @@ package struct P6PublishedDisclosure: Sendable {
     package let bytes: Int
     /// Rx records of the trace left out by the per-slice cap.
     package var rxRecordsWithheld = 0
+    /// When its revocation is on the revocation list (nil: never revoked).
+    package var revocationListedAt: SimTime? = nil
     /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
     package var streams: [Int32] = [0]
 }
@@ -66,7 +68,16 @@ package struct P6DisclosureBuilder {
         return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
                                      testedAt: upload.positiveCase.testedAt, at: t,
                                      fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount(rx: parameters.rxTraceEncoding),
-                                     rxRecordsWithheld: trace.count - disclosed.count)
+                                     rxRecordsWithheld: trace.count - disclosed.count, revocationListedAt: revocation(index: index, at: t))
+    }
+
+    /// Whether disclosure `index` is revoked (stream "p6-revocation", index) and when the
+    /// revocation list holding it is published: the end of the file period its revocation falls in.
+    func revocation(index: Int, at t: SimTime) -> SimTime? {
+        guard parameters.revokedShare > 0,
+              RandomStream(seed: seed, stream: "p6-revocation", index: UInt64(index)).bernoulli(p: parameters.revokedShare) else { return nil }
+        let period = Int64(parameters.disclosureFileSeconds)
+        return ((t + Int64(parameters.revocationDelaySeconds)) / period + 1) * period
     }
 
     /// First UTC day number a disclosure of `upload` covers: the case's infectious window, at most

@@ -30,6 +30,10 @@ public struct P6RunParameters: Sendable, Equatable {
     public var rxTraceEncoding = P6RxTraceEncoding.raw
     /// At most this many Rx records disclosed per slice (the seed's sub-sampling in busy periods); 0: all.
     public var rxRecordsPerSlice = 0
+    /// Share of disclosures revoked later (a test found false, an abusive disclosure taken down); 0: none.
+    public var revokedShare = 0.0
+    /// Time from a disclosure to its revocation.
+    public var revocationDelaySeconds = 86_400
 
     public init() {}
 

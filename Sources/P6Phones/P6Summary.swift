@@ -91,6 +91,28 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var regions: Regions?
     /// The disclosed Rx traces' form and sampling, when not the raw, complete default.
     public var rxTrace: RxTrace?
+    /// Revoked disclosures and the notifications they withdrew, when `p6.revocation.share` > 0.
+    public var revocation: Revocation?
+
+    /// The revocation list published beside the streams and what reading it withdrew.
+    public struct Revocation: Encodable, Sendable, Equatable {
+        public var revokedDisclosures: Int
+        /// Bytes of the revocation list files (16 bytes an ID, 4 a file), each fetched once by every phone.
+        public var listBytes: Int
+        public var notificationsWithdrawn: Int
+        public var withdrawnTrue: Int
+        public var withdrawnFalse: Int
+        /// Hours from the notification to its withdrawal.
+        public var withdrawalDelayHours: LatencyHoursSummary
+        public var notifiedAfterRevocation: Int
+        public var precisionAfterRevocation: ProportionSummary
+
+        enum CodingKeys: String, CodingKey {
+            case revokedDisclosures = "revoked_disclosures", listBytes = "list_bytes", notificationsWithdrawn = "notifications_withdrawn"
+            case withdrawnTrue = "withdrawn_true", withdrawnFalse = "withdrawn_false", withdrawalDelayHours = "withdrawal_delay_hours"
+            case notifiedAfterRevocation = "notified_after_revocation", precisionAfterRevocation = "precision_after_revocation"
+        }
+    }
 
     /// What the seed's Rx trace compression and busy-period sub-sampling did.
     public struct RxTrace: Encodable, Sendable, Equatable {
@@ -119,6 +141,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
-        case rxTrace = "rx_trace"
+        case rxTrace = "rx_trace", revocation
     }
 }

@@ -40,6 +40,17 @@ extension ScenarioSchema {
                 sub-sampling in busy periods); 0: all.
                 """),
         ], doc: "How the Rx trace of a disclosure is kept small (seed: compression and sub-sampling)."),
+        .section("revocation", [
+            .share("share", \S.p6.revokedShare, """
+                Share of disclosures revoked later (a positive test found false, an abusive disclosure taken down); 0: none.
+                """),
+            .integer("delay_h", \S.p6.revocationDelaySeconds, range: 1...720, scale: 3_600, unit: "hours",
+                     doc: "Time from a disclosure to its revocation; the list is published at the end of that file period."),
+        ], doc: """
+            A list of revoked disclosure IDs published beside the streams (seed, "Revocation": disclosures made in error or \
+            maliciously, in an independent database); a phone reads it at each check and withdraws its notification once every \
+            disclosure it matched is revoked.
+            """),
         .section("regions", [
             .integer("count", \S.p6.regions, range: 1...64, unit: "regions", doc: """
                 Disclosure streams, one per region (seed: a stream of disclosures per geographic region). Regions are equal blocks \

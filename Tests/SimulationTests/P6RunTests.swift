@@ -51,6 +51,33 @@ import Testing
         #expect(capped.truePositives <= plain.truePositives)
     }
 
+    /// Revoked disclosures withdraw exactly the notifications whose every matched disclosure is
+    /// revoked, after the revocation list is published, whatever the thread count.
+    @Test func revocationWithdrawsNotificationsOfRevokedDisclosuresOnly() throws {
+        #expect(try #require(Self.enabled.1.summary.p6).revocation == nil)
+        var c = Self.config(p6: true)
+        c.p6.revokedShare = 0.5
+        c.p6.revocationDelaySeconds = 3_600
+        let (sim, results) = Self.run(c)
+        let p6run = try #require(sim.p6)
+        let revocation = try #require(results.summary.p6?.revocation)
+        #expect(revocation.revokedDisclosures > 0 && revocation.notificationsWithdrawn > 0)
+        #expect(revocation.notifiedAfterRevocation == results.summary.p6!.notified - revocation.notificationsWithdrawn)
+        for (phone, at) in p6run.withdrawn {
+            let matched = Set(p6run.fullMatches.filter { $0.phone == phone }.map(\.disclosure))
+            #expect(!matched.isEmpty && matched.allSatisfy { p6run.disclosures[Int($0)].revocationListedAt.map { $0 <= at } ?? false })
+            #expect(at >= p6run.notifications[phone]!.at)
+        }
+        c.threads = 2
+        #expect(Self.run(c).1.summary.p6?.revocation == revocation)
+        // Without revocation every other figure is the same: the list changes no draw.
+        var withoutList = try #require(results.summary.p6)
+        withoutList.revocation = nil
+        c.p6.revokedShare = 0
+        c.threads = 1
+        #expect(Self.run(c).1.summary.p6 == withoutList)
+    }
+
     @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() throws {
         #expect(!P6RunParameters.default.enabled && !SimulationConfig(name: "x", seed: 1, start: 0, days: 1,
                                                                       population: PopulationParameters(size: 1, appAdoption: 0.5)).p6.enabled)
