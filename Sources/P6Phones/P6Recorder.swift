@@ -13,8 +13,11 @@ package final class P6PhoneDay: @unchecked Sendable {
     package let epochs: [P6Epoch]
     package let sessions: [[Range<SimTime>]]
     package let clockOffsets: [Double]
+    /// Mark receptions at home (only kept when disclosures withhold them).
+    package let marksHome: Bool
 
     package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int) {
+        marksHome = p.withholdAtHome
         self.dayIndex = dayIndex
         self.midnight = midnight
         let n = phoneIsIOS.count
@@ -102,6 +105,7 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
             batch.receivers.append(Int32(receiver))
             batch.senders.append(Int32(sender))
             batch.records.append(P6PackedRx.pack(r, midnight: phones.midnight))
+            if phones.marksHome { batch.atHome.append(contact.layer == .household) }
         }
     }
 

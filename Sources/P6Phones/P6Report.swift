@@ -53,9 +53,11 @@ extension P6Run {
             falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
             latencyHours: LatencyHoursSummary(sorted: latencies))
 
-        if parameters.rxTraceEncoding != .raw || parameters.rxRecordsPerSlice > 0 {
+        if parameters.rxTraceEncoding != .raw || parameters.rxRecordsPerSlice > 0 || parameters.withholdAtHome {
             summary.rxTrace = .init(encoding: parameters.rxTraceEncoding.rawValue, maxRecordsPerSlice: parameters.rxRecordsPerSlice,
                                     recordsWithheld: shown.reduce(0) { $0 + $1.rxRecordsWithheld },
+                                    withholdAtHome: parameters.withholdAtHome,
+                                    recordsWithheldAtHome: shown.reduce(0) { $0 + $1.rxRecordsWithheldAtHome },
                                     disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
         }
         if parameters.revokedShare > 0 {

@@ -30,6 +30,9 @@ public struct P6RunParameters: Sendable, Equatable {
     public var rxTraceEncoding = P6RxTraceEncoding.raw
     /// At most this many Rx records disclosed per slice (the seed's sub-sampling in busy periods); 0: all.
     public var rxRecordsPerSlice = 0
+    /// Leave out of a disclosure the Rx records received at home (the seed's home location; in
+    /// ENSim's contact model, the household contacts, i.e. the householders' codes).
+    public var withholdAtHome = false
     /// Share of disclosures revoked later (a test found false, an abusive disclosure taken down); 0: none.
     public var revokedShare = 0.0
     /// Time from a disclosure to its revocation.

@@ -120,11 +120,15 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var maxRecordsPerSlice: Int
         /// Records recorded in the disclosed periods but left out by the per-slice cap.
         public var recordsWithheld: Int
+        /// Whether records received at home are left out, and how many were.
+        public var withholdAtHome: Bool
+        public var recordsWithheldAtHome: Int
         /// The published disclosures' bytes in raw form, beside `disclosure_bytes` in this form.
         public var disclosureBytesRaw: Int
 
         enum CodingKeys: String, CodingKey {
             case encoding, maxRecordsPerSlice = "max_records_per_slice", recordsWithheld = "records_withheld"
+            case withholdAtHome = "withhold_at_home", recordsWithheldAtHome = "records_withheld_at_home"
             case disclosureBytesRaw = "disclosure_bytes_raw"
         }
     }

@@ -39,7 +39,12 @@ extension ScenarioSchema {
                 Disclose at most this many Rx records per slice, those with the lowest codes (a uniform sample, the seed's \
                 sub-sampling in busy periods); 0: all.
                 """),
-        ], doc: "How the Rx trace of a disclosure is kept small (seed: compression and sub-sampling)."),
+            .boolean("withhold_at_home", \S.p6.withholdAtHome, doc: """
+                Leave out the Rx records received at home (the seed's home location known only to the app). ENSim's contacts at \
+                home are the household's, so this also stands for the seed's removal of householders' records after they share \
+                their Tx state with the discloser, with every householder agreeing.
+                """),
+        ], doc: "How the Rx trace of a disclosure is kept small and private (seed: compression, sub-sampling, home)."),
         .section("revocation", [
             .share("share", \S.p6.revokedShare, """
                 Share of disclosures revoked later (a positive test found false, an abusive disclosure taken down); 0: none.

@@ -51,6 +51,19 @@ import Testing
         #expect(capped.truePositives <= plain.truePositives)
     }
 
+    /// Records received at home stay on the phone: the disclosed ones and the withheld ones add up
+    /// to the complete trace, and fewer records can only lose matches.
+    @Test func recordsReceivedAtHomeAreWithheld() throws {
+        let plain = try #require(Self.enabled.1.summary.p6)
+        var c = Self.config(p6: true)
+        c.p6.withholdAtHome = true
+        let home = try #require(Self.run(c).1.summary.p6)
+        let withheld = try #require(home.rxTrace?.recordsWithheldAtHome)
+        #expect(withheld > 0 && home.disclosedRxRecords + withheld == plain.disclosedRxRecords)
+        #expect(home.disclosureBytes < plain.disclosureBytes && home.truePositives <= plain.truePositives)
+        #expect(home.rxFullMatches <= plain.rxFullMatches && home.txFullMatches == plain.txFullMatches)
+    }
+
     /// Revoked disclosures withdraw exactly the notifications whose every matched disclosure is
     /// revoked, after the revocation list is published, whatever the thread count.
     @Test func revocationWithdrawsNotificationsOfRevokedDisclosuresOnly() throws {
