@@ -33,6 +33,10 @@ public struct P6RunParameters: Sendable, Equatable {
     /// Leave out of a disclosure the Rx records received at home (the seed's home location; in
     /// ENSim's contact model, the household contacts, i.e. the householders' codes).
     public var withholdAtHome = false
+    /// How far below GAEN's calibrated power P6 advertises (dB): the seed keeps P6's "transmit
+    /// power very low so that only devices in very close proximity can receive the codes". 0:
+    /// the same power as GAEN (the first-wave figures).
+    public var txPowerReductionDB = 0.0
     /// Share of disclosures revoked later (a test found false, an abusive disclosure taken down); 0: none.
     public var revokedShare = 0.0
     /// Time from a disclosure to its revocation.

@@ -16,6 +16,10 @@ extension ScenarioSchema {
             .number("mean_session_s", \S.p6.transmit.meanSessionSeconds, range: 1...86_400, unit: "seconds",
                     doc: "Mean length of one transmitting session (exponential)."),
         ], doc: "When phones can transmit; reception (monitoring the 8 UUIDs) runs in the background on both OSes."),
+        .number("tx_power_reduction_db", \S.p6.txPowerReductionDB, range: 0...40, unit: "dB", doc: """
+            How far below GAEN's calibrated power P6 advertises: the seed keeps P6's transmit power very low so that only \
+            devices in very close proximity receive its codes (and crowds contend less). 0: GAEN's power.
+            """),
         .integer("slice_s", \S.p6.sliceSeconds, range: 1...3_600, unit: "seconds",
                  doc: "Slice length: one 32-bit slice code per slice (seed: about 1 minute)."),
         .integer("rx_retention_days", \S.p6.rxRetentionDays, range: 1...60, unit: "days",
