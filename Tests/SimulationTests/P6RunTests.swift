@@ -51,6 +51,17 @@ import Testing
         #expect(capped.truePositives <= plain.truePositives)
     }
 
+    /// A lower transmit power is heard less; GAEN, on its own streams, is untouched.
+    @Test func lowerTransmitPowerIsHeardLess() throws {
+        let (_, plain) = Self.enabled
+        var c = Self.config(p6: true)
+        c.p6.txPowerReductionDB = 25
+        let (_, quiet) = Self.run(c)
+        let a = try #require(plain.summary.p6), b = try #require(quiet.summary.p6)
+        #expect(b.rxRecordsPerPhoneDay < a.rxRecordsPerPhoneDay && b.notified <= a.notified)
+        #expect(quiet.summary.detection == plain.summary.detection)
+    }
+
     /// Records received at home stay on the phone: the disclosed ones and the withheld ones add up
     /// to the complete trace, and fewer records can only lose matches.
     @Test func recordsReceivedAtHomeAreWithheld() throws {
