@@ -18,7 +18,12 @@ package final class P6PhoneDay: @unchecked Sendable {
     /// dB P6 advertises below GAEN's calibrated power (the seed's deliberately low Tx power).
     package let txPowerReduction: Double
 
-    package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int) {
+    /// Misbehaving phones (freeloaders never transmit).
+    package let attackers: P6Attackers?
+
+    package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int,
+                 attackers: P6Attackers? = nil) {
+        self.attackers = attackers
         marksHome = p.withholdAtHome
         txPowerReduction = p.txPowerReductionDB
         self.dayIndex = dayIndex
@@ -47,6 +52,7 @@ package final class P6PhoneDay: @unchecked Sendable {
             }
         }
         self.epochs = epochs.map { $0! }
+        if let attackers { for phone in 0..<n where attackers.freeloader[phone] { sessions[phone] = [] } }
         self.sessions = sessions
         clockOffsets = offsets
     }

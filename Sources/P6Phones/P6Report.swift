@@ -60,6 +60,9 @@ extension P6Run {
                                     recordsWithheldAtHome: shown.reduce(0) { $0 + $1.rxRecordsWithheldAtHome },
                                     disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
         }
+        if let attackers {
+            summary.attacks = .init(freeloaders: attackers.freeloader.filter { $0 }.count, uploadsNotDisclosed: freeloaderUploads)
+        }
         if parameters.revokedShare > 0 {
             let revoked = shown.filter { $0.revocationListedAt != nil }
             // One list file per period with revocations, as the disclosure files.

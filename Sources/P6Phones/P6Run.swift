@@ -26,6 +26,10 @@ package final class P6Run {
     /// Every disclosure time per phone, ascending.
     package private(set) var disclosedAt: [Int32: [SimTime]] = [:]
     package let downloads: P6DisclosureDownloads
+    /// Misbehaving phones, when `p6.attacks` has any.
+    package let attackers: P6Attackers?
+    /// Uploads whose phone is a freeloader and did not disclose.
+    package private(set) var freeloaderUploads = 0
     /// Every full match, in (day, phone) order.
     package private(set) var fullMatches: [P6FullMatch] = []
     /// First notification per phone: when it fetched the file holding the disclosure that raised it.
@@ -57,6 +61,7 @@ package final class P6Run {
                                           start: start, phoneIsIOS: phoneIsIOS, regionOfPhone: regions.ofPhone,
                                           regions: regions.count, subscription: parameters.subscription, threads: threads)
         downloads.recordsChecks = parameters.revokedShare > 0
+        attackers = parameters.attacks.any ? P6Attackers(parameters.attacks, seed: seed, phones: phoneIsIOS.count) : nil
     }
 
     package var phones: Int { phoneIsIOS.count }
@@ -66,7 +71,7 @@ package final class P6Run {
     package func contactObserver(radio: RadioDay) -> any AppContactObserver {
         precondition(pending == nil, "the previous day's receptions were not kept")
         let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
-                             phoneIsIOS: phoneIsIOS, threads: threads)
+                             phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
         phoneDay = day
         return P6Recording(day: radio, phones: day) { [unowned self] batch in pending = batch }
     }
@@ -76,7 +81,12 @@ package final class P6Run {
     /// published, every phone's checks of the day, and matching of what each phone fetched.
     /// - Parameter groundTruth: the retained days' contacts (who a discloser met, for stated regions).
     package func endDay(dayIndex: Int, uploads: [CaseUpload], unavailablePhones: [Bool], groundTruth: [GroundTruthDay] = []) {
-        let fresh = uploads[uploadsSeen...].filter { $0.phone >= 0 }
+        var fresh = uploads[uploadsSeen...].filter { $0.phone >= 0 }
+        if let attackers {
+            let before = fresh.count
+            fresh = fresh.filter { !attackers.freeloader[Int($0.phone)] }
+            freeloaderUploads += before - fresh.count
+        }
         uploadsSeen = uploads.count
         for u in fresh { disclosedAt[u.phone, default: []].append(u.at) }
         keepDay(disclosers: Set(fresh.map(\.phone)))

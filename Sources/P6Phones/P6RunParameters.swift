@@ -37,6 +37,8 @@ public struct P6RunParameters: Sendable, Equatable {
     /// power very low so that only devices in very close proximity can receive the codes". 0:
     /// the same power as GAEN (the first-wave figures).
     public var txPowerReductionDB = 0.0
+    /// The seed's threats: phones that receive but never transmit nor disclose (freeloaders).
+    public var attacks = P6Attacks()
     /// Share of disclosures revoked later (a test found false, an abusive disclosure taken down); 0: none.
     public var revokedShare = 0.0
     /// Time from a disclosure to its revocation.
@@ -53,4 +55,14 @@ public enum P6Subscription: String, Sendable, CaseIterable {
     case home
     /// Every region's stream (the seed's "matches over multiple regions").
     case all
+}
+
+/// Shares of misbehaving phones (p6-proximity-protocol.txt, "Threats"); 0: none.
+public struct P6Attacks: Sendable, Equatable {
+    /// Share of phones that only receive: they never transmit and never disclose.
+    public var freeloaderShare = 0.0
+
+    public init() {}
+
+    package var any: Bool { freeloaderShare > 0 }
 }

@@ -93,6 +93,18 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var rxTrace: RxTrace?
     /// Revoked disclosures and the notifications they withdrew, when `p6.revocation.share` > 0.
     public var revocation: Revocation?
+    /// Misbehaving phones, when `p6.attacks` has any.
+    public var attacks: Attacks?
+
+    public struct Attacks: Encodable, Sendable, Equatable {
+        public var freeloaders: Int
+        /// Positive freeloaders' uploads that made no P6 disclosure.
+        public var uploadsNotDisclosed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case freeloaders, uploadsNotDisclosed = "uploads_not_disclosed"
+        }
+    }
 
     /// The revocation list published beside the streams and what reading it withdrew.
     public struct Revocation: Encodable, Sendable, Equatable {
@@ -145,6 +157,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
-        case rxTrace = "rx_trace", revocation
+        case rxTrace = "rx_trace", revocation, attacks
     }
 }

@@ -49,6 +49,10 @@ extension ScenarioSchema {
                 their Tx state with the discloser, with every householder agreeing.
                 """),
         ], doc: "How the Rx trace of a disclosure is kept small and private (seed: compression, sub-sampling, home)."),
+        .section("attacks", [
+            .share("freeloader_share", \S.p6.attacks.freeloaderShare,
+                   "Share of phones that receive but never transmit nor disclose (seed's threat list: receive-only apps)."),
+        ], doc: "Misbehaving phones from the seed's threat list; each drawn once per phone from its own stream."),
         .section("revocation", [
             .share("share", \S.p6.revokedShare, """
                 Share of disclosures revoked later (a positive test found false, an abusive disclosure taken down); 0: none.

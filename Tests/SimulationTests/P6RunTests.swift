@@ -51,6 +51,22 @@ import Testing
         #expect(capped.truePositives <= plain.truePositives)
     }
 
+    /// Freeloaders never disclose and are never heard: fewer receptions, no disclosure of theirs.
+    @Test func freeloadersNeitherTransmitNorDisclose() throws {
+        let (_, plain) = Self.enabled
+        var c = Self.config(p6: true, iosShare: 0.5)
+        c.p6.attacks.freeloaderShare = 0.4
+        let (sim, results) = Self.run(c)
+        let run = try #require(sim.p6), attackers = try #require(run.attackers)
+        let p6 = try #require(results.summary.p6), attacks = try #require(p6.attacks)
+        #expect(attacks.freeloaders == attackers.freeloader.filter { $0 }.count && attacks.freeloaders > 0)
+        #expect(run.disclosures.allSatisfy { !attackers.freeloader[Int($0.phone)] })
+        #expect(attacks.uploadsNotDisclosed > 0)
+        #expect(try #require(plain.summary.p6).attacks == nil)
+        // Nobody hears a freeloader's codes: every full match is of a disclosure by someone else.
+        #expect(run.fullMatches.allSatisfy { !attackers.freeloader[Int(run.disclosures[Int($0.disclosure)].phone)] })
+    }
+
     /// A lower transmit power is heard less; GAEN, on its own streams, is untouched.
     @Test func lowerTransmitPowerIsHeardLess() throws {
         let (_, plain) = Self.enabled
