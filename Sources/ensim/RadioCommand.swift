@@ -18,15 +18,11 @@ struct RadioCommand: ParsableCommand {
             discussion: "Example: ensim radio fit --json > Results/studies/transport-fit.json"
         )
 
-        @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
-        var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
-
-        @Flag(help: "Print JSON.")
-        var json = false
+        @OptionGroup var tram: TramData
 
         func run() throws {
-            let measurements: [TramStudy.Measurement]
-            do { measurements = try TramStudy.load(csv: data) } catch { throw Console.failure("\(error)") }
+            let measurements = try tram.measurements()
+            let (data, json) = (tram.data, tram.json)
             let pairs = TramStudy.fitPairs(measurements)
             let base = RadioParameters.default
             let r = TransportChannelFit.fit(pairs, base: base)
@@ -60,8 +56,7 @@ struct RadioCommand: ParsableCommand {
             discussion: "Example: ensim radio tram --replicates 200 --json > Results/studies/dublin-tram.json"
         )
 
-        @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
-        var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+        @OptionGroup var tram: TramData
 
         @Option(parsing: .unconditional, help: "Simulated contacts per measured pair.")
         var replicates = 200
@@ -72,17 +67,14 @@ struct RadioCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "A pair at most this far apart is a close contact (m).")
         var closeMetres = 2.0
 
-        @Flag(help: "Print JSON.")
-        var json = false
-
         func validate() throws {
             guard (1...100_000).contains(replicates) else { throw ValidationError("--replicates must be from 1 to 100000") }
             guard closeMetres > 0, closeMetres.isFinite else { throw ValidationError("--close-metres must be a distance > 0") }
         }
 
         func run() throws {
-            var study: TramStudy
-            do { study = TramStudy(measurements: try TramStudy.load(csv: data)) } catch { throw Console.failure("\(error)") }
+            var study = TramStudy(measurements: try tram.measurements())
+            let (data, json) = (tram.data, tram.json)
             study.closeMetres = closeMetres
             let rules: [DetectionPreset] = [.swisscovid, .cwaV1, .immuni]
             let outcomes = study.run(rules: rules.map { ($0.rawValue, $0.model) }, replicates: replicates, radio: .default, seed: seed)
@@ -161,4 +153,17 @@ extension ContactLayer: ExpressibleByArgument {
     public var defaultValueDescription: String { name }
 
     public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
+/// The tram measurements `ensim radio tram` and `ensim radio fit` read, and their output form.
+struct TramData: ParsableArguments {
+    @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
+    var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func measurements() throws -> [TramStudy.Measurement] {
+        do { return try TramStudy.load(csv: data) } catch { throw Console.failure("\(error)") }
+    }
 }
