@@ -24,7 +24,11 @@ public enum Minimize {
         let objective = Objective(f)
         let context = Unmanaged.passRetained(objective)
         defer { context.release() }
-        var function = gsl_multimin_function(
+        // GSL keeps the pointer to this struct for the whole minimisation: it must not be a
+        // temporary (`&function` would be valid only during the call that receives it).
+        let function = UnsafeMutablePointer<gsl_multimin_function>.allocate(capacity: 1)
+        defer { function.deallocate() }
+        function.initialize(to: gsl_multimin_function(
             f: { x, params in
                 let objective = Unmanaged<Objective>.fromOpaque(params!).takeUnretainedValue()
                 let v = x!.pointee
@@ -32,7 +36,7 @@ public enum Minimize {
                 let value = objective.f(point)
                 return value.isFinite ? value : .greatestFiniteMagnitude
             },
-            n: n, params: context.toOpaque())
+            n: n, params: context.toOpaque()))
         let x = gsl_vector_alloc(n)!, steps = gsl_vector_alloc(n)!
         defer { gsl_vector_free(x); gsl_vector_free(steps) }
         for i in 0..<n {
@@ -41,7 +45,7 @@ public enum Minimize {
         }
         let minimizer = gsl_multimin_fminimizer_alloc(ensim_nmsimplex2(), n)!
         defer { gsl_multimin_fminimizer_free(minimizer) }
-        gsl_multimin_fminimizer_set(minimizer, &function, x, steps)
+        gsl_multimin_fminimizer_set(minimizer, function, x, steps)
         var iterations = 0, converged = false
         while iterations < maxIterations {
             iterations += 1
