@@ -83,11 +83,13 @@ public enum TextForm: Sendable {
     case path
 
     public static let maxNameLength = 100
+    /// Longer paths are mistakes, and their echo would not fit on one line.
+    public static let maxPathLength = 1_024
 
     var allowed: String {
         switch self {
         case .name: return "a name of 1 to \(Self.maxNameLength) letters, digits, '-', '_' or '.', not starting with '.'"
-        case .path: return "a file path (no control characters)"
+        case .path: return "a file path of at most \(Self.maxPathLength) characters (no control characters)"
         }
     }
 
@@ -102,7 +104,8 @@ public enum TextForm: Sendable {
             }
             return nil
         case .path:
-            return text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? "expected \(allowed)" : nil
+            return text.unicodeScalars.count > Self.maxPathLength || text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                ? "expected \(allowed)" : nil
         }
     }
 

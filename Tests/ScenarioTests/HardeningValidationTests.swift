@@ -78,7 +78,8 @@ import Testing
         #expect((line?.count ?? .max) < 200, "the value must not be echoed whole")
         #expect(line?.contains("(4000000 characters)") == true)
         #expect(oneLine("\"po\\npulation\": 3\n")?.hasPrefix("s.yaml:1:1: po\\u{A}pulation: unknown key") == true)
-        #expect(oneLine("health:\n  cases_csv: \"a\\u0007.csv\"\n")?.contains("expected a file path (no control characters)") == true)
+        #expect(oneLine("health:\n  cases_csv: \"a\\u0007.csv\"\n")?.contains("expected a file path of at most 1024 characters (no control characters)") == true)
+        #expect(oneLine("health:\n  cases_csv: \(String(repeating: "d/", count: 600))x.csv\n")?.contains("at most 1024 characters") == true)
     }
 
     @Test func utf16AndBinaryFilesAreRefusedAsNotUTF8() throws {
