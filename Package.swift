@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "Distribution", dependencies: ["SimulationCore", "World", "HealthBackend", "GSL", "EventEngine", "GAEN"]),
         // Exposure detection on the phones and its scoring against ground truth.
         .target(name: "Detection", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution",
-                                                  "GSL", "EventEngine", "GAEN", "CPrefetch"]),
+                                                  "GSL", "EventEngine", "GAEN", "CPrefetch", "CSVInput"]),
         // Immuni's privacy-preserving analytics.
         .target(name: "Analytics", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
                                                   "GSL", "EventEngine", .product(name: "Crypto", package: "swift-crypto")]),
@@ -78,7 +78,7 @@ let package = Package(
 
         // Layer 5: scenario files and results.
         .target(name: "Scenario", dependencies: [
-            "EventEngine",
+            "EventEngine", "GSL",
             .product(name: "Yams", package: "Yams"),
         ] + simulationStages + ["Simulation"]),
         .target(name: "Reporting", dependencies: [
@@ -89,9 +89,12 @@ let package = Package(
         // Layer 6: benchmark workloads and their reports (`ensim bench`).
         .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "GAEN", "EventEngine", "GSL"] + simulationStages + ["Simulation"]),
 
+        // Layer 6: sweeps: many runs of one scenario (grid × replicates) on this machine or a Dask cluster (`ensim sweep`).
+        .target(name: "Sweep", dependencies: ["Reporting", "Scenario", "Simulation", "GSL", .product(name: "Crypto", package: "swift-crypto")]),
+
         // Layer 7: the command-line tool: parses options, calls the libraries.
         .executableTarget(name: "ensim", dependencies: [
-            "ENSimBenchmarks", "Scenario", "Reporting", "GAEN", "GSL",
+            "ENSimBenchmarks", "Sweep", "Scenario", "Reporting", "GAEN", "GSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ] + simulationStages + ["Simulation"]),
@@ -104,6 +107,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
+        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario", "Reporting", "SimulationCore"]),
         .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]

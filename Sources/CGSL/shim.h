@@ -8,6 +8,10 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_multimin.h>
+
+// The simplex minimiser is a mutable global too.
+static inline const gsl_multimin_fminimizer_type *ensim_nmsimplex2(void) { return gsl_multimin_fminimizer_nmsimplex2; }
 
 // GSL's generator types are mutable globals; Swift 6 strict concurrency rejects
 // reading them directly, so hand them out through functions.

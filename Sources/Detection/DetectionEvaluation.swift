@@ -45,7 +45,7 @@ extension ExposureDetection {
         package var eligible: [Int32: [(Int32, Int64)]] = [:]
     }
 
-    package func truth(groundTruth: [GroundTruthDay], cases: [PositiveCase]) -> Truth {
+    package func truth(groundTruth: some Sequence<GroundTruthDay>, cases: [PositiveCase]) -> Truth {
         var phoneOf: [Int32: Int32] = [:]
         for (phone, person) in owners.enumerated() { phoneOf[person] = Int32(phone) }
         var windows: [Int32: [ClosedRange<Int64>]] = [:]

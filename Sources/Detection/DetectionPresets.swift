@@ -3,12 +3,14 @@ public enum DetectionPreset: String, Sendable, CaseIterable {
     case immuni
     case cwaV1 = "cwa-v1"
     case cwaV2 = "cwa-v2"
+    case swisscovid
 
     public var model: RiskModel {
         switch self {
         case .immuni: .v1(.immuni)
         case .cwaV1: .v1(.cwaV1)
         case .cwaV2: .v2(.cwaV2)
+        case .swisscovid: .v1(.swissCovid)
         }
     }
 
@@ -17,6 +19,7 @@ public enum DetectionPreset: String, Sendable, CaseIterable {
         case .immuni: "Immuni, June 2020: attenuation > 73 dB scores 0, more than 15 minutes scores 5, notify at total risk score ≥ 20"
         case .cwaV1: "Corona-Warn-App v1, June 2020: product of level values, minimum risk score 11, 55/63 dB buckets weighted 1/0.5, divisor 25, high risk ≥ 15"
         case .cwaV2: "Corona-Warn-App v2 (ExposureWindows): 55/63/73 dB buckets weighted 1/0.5/0/0, high risk at ≥ 15 weighted minutes a day"
+        case .swisscovid: "SwissCovid, June 2020: minutes below 50 dB plus half the minutes at 50–55 dB, notify at ≥ 15 a day"
         }
     }
 }
@@ -45,6 +48,20 @@ extension ExposureConfigurationV1 {
         transmissionRiskLevelWhenMissing: 5,
         minimumRiskScore: 11, durationAtAttenuationThresholds: [55, 63], rule: .weightedMinutes,
         attenuationBucketWeights: [1.0, 0.5, 0.0], riskScoreNormalizationDivisor: 25, notifyThreshold: 15)
+}
+
+extension ExposureConfigurationV1 {
+    /// SwissCovid's configuration at launch (swisscovid-config-backend, June 2020: thresholds
+    /// 50/55 dB, factors 1.0/0.5, trigger 15 minutes; raised to 55/63 dB in July after the tram
+    /// measurements): no risk-score filter, weighted minutes compared with 15.
+    public static let swissCovid = ExposureConfigurationV1(
+        attenuationLevelValues: [1, 1, 1, 1, 1, 1, 1, 1],
+        daysSinceLastExposureLevelValues: [1, 1, 1, 1, 1, 1, 1, 1],
+        durationLevelValues: [1, 1, 1, 1, 1, 1, 1, 1],
+        transmissionRiskLevelValues: [1, 1, 1, 1, 1, 1, 1, 1],
+        transmissionRiskLevelWhenMissing: 1,
+        minimumRiskScore: 1, durationAtAttenuationThresholds: [50, 55], rule: .weightedMinutes,
+        attenuationBucketWeights: [1.0, 0.5, 0.0], riskScoreNormalizationDivisor: 1, notifyThreshold: 15)
 }
 
 extension DailySummariesConfigV2 {

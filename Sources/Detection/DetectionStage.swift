@@ -34,7 +34,7 @@ package final class DetectionStage: Stage {
     package var dailyValues: [ResultTable.Cell] { [.integer(Int64(detection.notifications.count))] }
 
     /// Who should have been notified (computed once: P6 is scored against the same truth).
-    package private(set) lazy var truth = detection.truth(groundTruth: world.closeContactHistory, cases: backend.pipeline.positiveCases)
+    package private(set) lazy var truth = detection.truth(groundTruth: world.closeContactHistory.days, cases: backend.pipeline.positiveCases)
 
     package private(set) lazy var report = detection.finish(truth: truth, cases: backend.pipeline.positiveCases)
 

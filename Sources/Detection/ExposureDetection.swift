@@ -39,6 +39,8 @@ public final class ExposureDetection {
     private var maxDownloaded: [Int32]
     /// (uploader, UTC day number of the key) → first package that published it.
     private var firstPublication: [UInt64: Int] = [:]
+    /// Packages already read: a prefix of the run's sequence, or a set (studies' packages in any order).
+    private var packagesSeen = 0
     private var seenPackages: Set<Int> = []
 
     public private(set) var encountersChecked: Int64 = 0
@@ -60,19 +62,22 @@ public final class ExposureDetection {
 
     package var startDayNumber: Int64 { SimClock.dayNumber(start) }
 
-    /// Runs the day's detections. `packages`: every package published so far (any order);
-    /// `downloads`: the day's downloads.
-    public func process(dayIndex: Int, downloads: [PackageDownload], packages: [PublishedPackage], encounters: EncounterStore) throws {
-        var bySequence: [Int: PublishedPackage] = [:]
-        for p in packages {
-            bySequence[p.sequence] = p
-            guard seenPackages.insert(p.sequence).inserted else { continue }
+    /// Runs the day's detections. `packages`: every package published so far, in sequence order
+    /// as a run publishes them (only those not seen before are read, so a day costs the same in a
+    /// year-long run), or any set of packages in any order (studies); `downloads`: the day's downloads.
+    public func process<Packages: RandomAccessCollection<PublishedPackage>>(
+        dayIndex: Int, downloads: [PackageDownload], packages: Packages, encounters: EncounterStore) throws where Packages.Index == Int {
+        let inSequence = (packages.first.map { $0.sequence == packages.startIndex } ?? true)
+            && (packages.last.map { $0.sequence == packages.endIndex - 1 } ?? true)
+        for p in inSequence ? packages[min(packagesSeen, packages.endIndex)...] : packages[...] {
+            guard inSequence || seenPackages.insert(p.sequence).inserted else { continue }
             for k in p.keys where k.uploader >= 0 {
                 let day = k.key.temporaryExposureKey.rollingStartIntervalNumber.unixTime / SimDuration.day
                 let id = UInt64(UInt32(k.uploader)) << 32 | UInt64(day)
                 firstPublication[id] = min(firstPublication[id] ?? Int.max, p.sequence)
             }
         }
+        if inSequence { packagesSeen = max(packagesSeen, packages.endIndex) }
         // The OS checks at most its daily quota of files; the rest wait for a later day (and count
         // as not yet downloaded for the misses: detection has not seen them).
         let sorted = keyFiles.admit(downloads, midnight: start + Int64(dayIndex) * SimDuration.day)
@@ -84,7 +89,14 @@ public final class ExposureDetection {
         }
         for p in 0..<owners.count { rowStart[p + 1] += rowStart[p] }
         let rows = rowStart
-        let fetched = Set(sorted.map(\.package)).sorted().compactMap { bySequence[$0] }
+        let sequences = Set(sorted.map(\.package)).sorted()
+        let fetched: [PublishedPackage]
+        if inSequence {
+            fetched = sequences.compactMap { packages.indices.contains($0) ? packages[$0] : nil }
+        } else {
+            let bySequence = Dictionary(packages.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
+            fetched = sequences.compactMap { bySequence[$0] }
+        }
         let index = try DiagnosisKeyIndex(packages: fetched, threads: threads)
         identifiersDerived += Int64(index.identifierCount)
         let result = Matcher.match(index: index, store: encounters, phones: owners.count, start: start,

@@ -8,6 +8,11 @@ public struct CheckSession: Sendable, Hashable {
     /// App-phone index (PhoneFleet order).
     public var phone: Int32
     public var at: SimTime
+
+    public init(phone: Int32, at: SimTime) {
+        self.phone = phone
+        self.at = at
+    }
 }
 
 /// Phones and download-only clients fetching published key packages from the CDN.
@@ -30,7 +35,8 @@ public final class DistributionModel {
     package private(set) var catalog = PackageCatalog()
     package let shards: [ClientShard]
     public private(set) var now: SimTime
-    public private(set) var published: [PublishedPackage] = []
+    /// Packages published so far.
+    public var publishedCount: Int { catalog.count }
     /// Record every completed check session of contact phones (Immuni runs exposure detection
     /// at each successful index check, new packages or not). Off by default: it costs memory.
     public var recordsCheckSessions = false {
@@ -76,7 +82,6 @@ public final class DistributionModel {
         for p in packages {
             precondition(p.publishedAt >= now, "package \(p.sequence) published at \(p.publishedAt), before the distribution's clock (\(now))")
             catalog.append(p)
-            published.append(p)
         }
     }
 
@@ -96,7 +101,7 @@ public final class DistributionModel {
         }
         now = end
         // Minutes before `end` are final: later events are at `end` or after.
-        if foldsLoad { history.fold(all, upTo: Int((end - start) / 60), drop: true) }
+        if foldsLoad { history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute) }
         var out: [PackageDownload] = []
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
@@ -124,12 +129,34 @@ public final class DistributionModel {
     package var foldsLoad = true
 
     /// The load of the minutes every shard has finished.
-    package private(set) lazy var history = LoadHistory(binMinutes: parameters.writesMinutes ? 1 : 60)
+    package private(set) var history = LoadHistory()
 
-    /// The whole load so far: the history and what the shards still hold.
-    package var loadSoFar: LoadHistory {
+    /// Where distribution_minutes.csv's rows go as their minutes finish (`writesMinutes`); in
+    /// memory unless the run streams its tables to files.
+    package var minuteStream: (any TableStream)?
+    private var streamedMinutes = 0
+    /// The day of the last streamed minute and its date text (formatted once a day).
+    private var minuteDate: (day: Int64, text: String) = (.min, "")
+
+    package static let minuteColumns = ["minute", "time_utc", "requests"] + LoadCounters.Metric.allCases.map(\.column)
+        + ["peak_requests_per_second"]
+
+    /// Sends one finished minute's row, once, and only minutes before `now`.
+    private func streamMinute(_ minute: Int, _ values: [Int], _ peak: UInt32) {
+        guard parameters.writesMinutes, minute == streamedMinutes, Int64(minute + 1) * 60 <= now - start else { return }
+        if minuteStream == nil { minuteStream = MemoryTableStream(columns: Self.minuteColumns) }
+        let t = start + Int64(minute) * 60, day = SimClock.dayNumber(t)
+        if day != minuteDate.day { minuteDate = (day, "\(CivilDate(containing: t))") }
+        minuteStream!.append([.integer(Int64(minute)), .text(minuteDate.text + Self.minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]),
+                              .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) } + [.integer(Int64(peak))])
+        streamedMinutes += 1
+    }
+
+    /// The whole load so far: the history and what the shards still hold (minutes not yet
+    /// streamed, when the history is not folded as the run goes, are streamed now).
+    package func loadSoFar() -> LoadHistory {
         var all = history
-        all.fold(shards, upTo: shards.map(\.core.counters.endMinute).max() ?? 0, drop: false)
+        all.fold(shards, upTo: shards.map(\.core.counters.endMinute).max() ?? 0, drop: false, eachMinute: streamMinute)
         return all
     }
 

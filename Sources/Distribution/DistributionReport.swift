@@ -8,7 +8,8 @@ public struct DistributionResults: Sendable {
     public var summary: DistributionSummary
     /// One row per simulated hour.
     public var hourly: ResultTable
-    /// One row per simulated minute (nil when `writesMinutes` is off).
+    /// One row per simulated minute (nil when `writesMinutes` is off or the rows were streamed
+    /// to a file as the run went).
     public var perMinute: ResultTable?
     /// Publication-to-download latency histogram, one row per minute of delay.
     public var latency: ResultTable
@@ -33,7 +34,7 @@ public enum CWASeedEstimate {
 
 extension DistributionModel {
     public func results() -> DistributionResults {
-        let counters = loadSoFar
+        let counters = loadSoFar()
         let latencyMinutes = self.latencyMinutes
         let elapsed = max(1, now - start)
         let days = Double(elapsed) / 86_400
@@ -69,7 +70,7 @@ extension DistributionModel {
         let sessions = total(.sessions)
         let summary = DistributionSummary(
             flavor: flavor.rawValue, clients: clientCount, contactPhones: contactPhones, stateBytesPerClient: Self.bytesPerClient,
-            simulatedDays: days, packagesPublished: published.count, requests: requests, indexRequests: index,
+            simulatedDays: days, packagesPublished: publishedCount, requests: requests, indexRequests: index,
             packageRequests: packages, retryRequests: total(.retryRequests), notModified304: total(.notModified),
             notFound404: total(.notFound), errors: errors,
             errorRate: .init(estimate: requests > 0 ? Double(errors) / Double(requests) : 0, lower: errorCI.lower, upper: errorCI.upper),
@@ -87,37 +88,30 @@ extension DistributionModel {
                 terabytesPerDay: .init(seed: CWASeedEstimate.terabytesPerDay * seedScale, ensim: bytesPerDay / 1e12),
                 megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)))
 
-        let metrics = LoadCounters.Metric.allCases
-        var perMinute = ResultTable(columns: ["minute", "time_utc", "requests"] + metrics.map(\.column) + ["peak_requests_per_second"])
-        var hourly = ResultTable(columns: ["hour", "time_utc", "requests"] + metrics.filter { $0 != .clients }.map(\.column)
-                                 + ["peak_requests_per_second"])
-        let minutes = Int(elapsed / 60)
-        for m in 0..<minutes where parameters.writesMinutes {
-            let values = metrics.map { counters.value($0, minutes: m..<m + 1) }
-            let t = start + Int64(m) * 60
-            perMinute.append([.integer(Int64(m)), .text(Self.timestamp(t)),
-                              .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
-                             + [.integer(Int64(counters.peak(minutes: m..<m + 1)))])
-        }
-        for h in 0..<(minutes / 60) {
-            let hourMetrics = metrics.filter { $0 != .clients }
+        let hourMetrics = LoadCounters.Metric.allCases.filter { $0 != .clients }
+        let start = self.start
+        let hourly = ResultTable.computed(columns: ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"],
+                                          count: Int(elapsed / 60) / 60) { h in
             let values = hourMetrics.map { counters.value($0, minutes: h * 60..<(h + 1) * 60) }
-            hourly.append([.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)),
-                           .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) }
-                          + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))])
+            return [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(values[0] + values[1]))]
+                + values.map { .integer(Int64($0)) } + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))]
         }
         var latency = ResultTable(columns: ["latency_minute", "downloads"])
         let lastBin = latencyMinutes.lastIndex { $0 > 0 } ?? -1
         for bin in 0...max(0, lastBin) where lastBin >= 0 {
             latency.append([.integer(Int64(bin)), .integer(Int64(latencyMinutes[bin]))])
         }
-        return DistributionResults(summary: summary, hourly: hourly, perMinute: parameters.writesMinutes ? perMinute : nil,
-                                   latency: latency)
+        let perMinute = parameters.writesMinutes ? (minuteStream as? MemoryTableStream)?.table : nil
+        return DistributionResults(summary: summary, hourly: hourly, perMinute: perMinute, latency: latency)
     }
 
     package static func timestamp(_ t: SimTime) -> String {
-        let s = SimClock.secondOfDay(t)
-        let hh = s / 3_600, mm = s / 60 % 60
-        return "\(CivilDate(containing: t))T\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm):00Z"
+        "\(CivilDate(containing: t))" + minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]
+    }
+
+    /// "THH:MM:00Z" for each minute of a day (a year of minute rows formats 525,600 of them).
+    static let minuteOfDaySuffix: [String] = (0..<1_440).map { m in
+        let hh = m / 60, mm = m % 60
+        return "T\(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm):00Z"
     }
 }

@@ -9,24 +9,32 @@ package final class DistributionStage: Stage {
     package let model: DistributionModel
     private let world: WorldStage
     private let backend: KeySubmissionStage
-    /// Every package published so far, in publication order.
-    package private(set) var publishedPackages: [PublishedPackage] = []
+    /// Packages handed to the CDN so far.
+    private var handedOn = 0
+    /// Every package handed to the CDN so far, in publication order (the backend's list, not a copy:
+    /// a year of hourly packages is ~9,000 records).
+    package var publishedPackages: ArraySlice<PublishedPackage> { backend.pipeline.publisher.published[..<handedOn] }
     /// What the app phones fetched today.
     package private(set) var downloadsToday: [PackageDownload] = []
     /// Package bytes the app phones fetched (P6 compares its disclosure files with them).
     package private(set) var appPhonePackageBytes: Int64 = 0
 
-    package init(_ run: RunContext, parameters: DistributionParameters, world: WorldStage, backend: KeySubmissionStage) {
+    /// - Parameter streams: where distribution_minutes.csv goes as the run goes (nil: memory).
+    package init(_ run: RunContext, parameters: DistributionParameters, world: WorldStage, backend: KeySubmissionStage,
+                 streams: (any TableStreams)? = nil) {
         self.world = world
         self.backend = backend
         model = DistributionModel(parameters: parameters, flavor: backend.pipeline.parameters.flavor.distributionFlavor,
                                   seed: run.seed, start: run.start,
                                   contactPhoneIsIOS: world.phoneIsIOS, threads: run.threads)
+        if parameters.writesMinutes, let streams {
+            model.minuteStream = streams.open("distribution_minutes.csv", columns: DistributionModel.minuteColumns)
+        }
     }
 
     package func endDay(_ day: SimulatedDay) {
         let fresh = backend.pipeline.publisher.takeNewPackages()
-        publishedPackages += fresh
+        handedOn += fresh.count
         model.publish(fresh)
         downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun)
         appPhonePackageBytes += downloadsToday.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }

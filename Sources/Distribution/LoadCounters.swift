@@ -3,7 +3,7 @@ import EventEngine
 /// CDN load seen by one shard, per simulated minute and second since the model's start.
 /// Integer counters only, so shards merge by addition and the totals never depend on threads.
 package struct LoadCounters {
-    package enum Metric: Int, CaseIterable {
+    package enum Metric: Int, CaseIterable, Sendable {
         case indexRequests, packageRequests, retryRequests, notModified, notFound, errors, bytes, packageBytes
         case clients, sessions, downloads, offlineChecks, deferredChecks
 

@@ -1,26 +1,25 @@
-/// The CDN load of the minutes every shard has finished, summed over shards, in bins of one minute
-/// (when the per-minute table is written) or one hour: counters and the peak requests/s of each
-/// bin (the peak of the shards' summed seconds). Shards fold into it after each `advance`, so
-/// per-second counters live for a day, not for the whole run.
-package struct LoadHistory {
-    /// Minutes per bin: 1 or 60.
-    package let binMinutes: Int
+/// The CDN load of the minutes every shard has finished, summed over shards, in bins of one
+/// hour: counters and the peak requests/s of each bin (the peak of the shards' summed seconds).
+/// Shards fold into it after each `advance`, so per-second counters live for a day, not for the
+/// whole run; each folded minute can be handed on (distribution_minutes.csv is streamed, not kept).
+package struct LoadHistory: Sendable {
+    /// Minutes per bin.
+    package let binMinutes = 60
     /// bin * metricCount + metric.
     package private(set) var counters: [Int] = []
     package private(set) var peaks: [UInt32] = []
     /// Minutes folded so far (the last bin may be partly filled).
     package private(set) var minutes = 0
 
-    package init(binMinutes: Int) {
-        precondition(binMinutes == 1 || binMinutes == 60)
-        self.binMinutes = binMinutes
-    }
+    package init() {}
 
     package var bins: Int { peaks.count }
 
-    /// Adds the shards' minutes from `minutes` up to `end`; with `drop`, the shards forget them
-    /// (only for minutes no later event can touch).
-    package mutating func fold(_ shards: [ClientShard], upTo end: Int, drop: Bool) {
+    /// Adds the shards' minutes from `minutes` up to `end`, handing each minute's counters (by
+    /// metric) and peak requests/s to `eachMinute`; with `drop`, the shards forget them (only for
+    /// minutes no later event can touch).
+    package mutating func fold(_ shards: [ClientShard], upTo end: Int, drop: Bool,
+                               eachMinute: ((_ minute: Int, _ values: [Int], _ peak: UInt32) -> Void)? = nil) {
         guard end > minutes else { return }
         let metrics = LoadCounters.metricCount
         let neededBins = (end + binMinutes - 1) / binMinutes
@@ -29,15 +28,20 @@ package struct LoadHistory {
             peaks.append(contentsOf: repeatElement(0, count: neededBins - bins))
         }
         var seconds = [UInt32](repeating: 0, count: 60)
+        var values = [Int](repeating: 0, count: metrics)
         for minute in minutes..<end {
             let bin = minute / binMinutes
             for i in 0..<60 { seconds[i] = 0 }
+            for m in 0..<metrics { values[m] = 0 }
             for shard in shards {
                 let c = shard.core.counters
-                for m in 0..<metrics { counters[bin * metrics + m] &+= c.value(LoadCounters.Metric(rawValue: m)!, minute: minute) }
+                for m in 0..<metrics { values[m] &+= c.value(LoadCounters.Metric(rawValue: m)!, minute: minute) }
                 for i in 0..<60 { seconds[i] &+= c.requests(second: minute * 60 + i) }
             }
-            peaks[bin] = max(peaks[bin], seconds.max()!)
+            for m in 0..<metrics { counters[bin * metrics + m] &+= values[m] }
+            let peak = seconds.max()!
+            peaks[bin] = max(peaks[bin], peak)
+            eachMinute?(minute, values, peak)
         }
         minutes = end
         if drop { for shard in shards { shard.core.counters.drop(before: end) } }

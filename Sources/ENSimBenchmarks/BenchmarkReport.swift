@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 
 /// A benchmark's figures, printed as sorted JSON or as sorted `key: value` lines.
 public struct BenchmarkReport {
@@ -24,9 +25,10 @@ public struct BenchmarkError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Peak resident set size of this process, from getrusage (Linux reports kilobytes).
+/// Peak resident set size of this process (VmHWM; getrusage's figure if /proc is missing).
 public enum PeakMemory {
     public static var residentBytes: Int {
+        if let bytes = ProcessMemory.peakResidentBytes() { return bytes }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Int(usage.ru_maxrss) * 1024

@@ -68,3 +68,15 @@ extension RandomStream {
         return picked.map { array[$0] }
     }
 }
+
+/// Probability densities (GSL's `gsl_ran_*_pdf`).
+public enum Densities {
+    /// Normal density at `x` for mean 0 and standard deviation `sd` (`gsl_ran_gaussian_pdf`).
+    public static func gaussian(_ x: Double, sd: Double) -> Double { gsl_ran_gaussian_pdf(x, sd) }
+}
+
+/// Quantile functions (GSL's `gsl_cdf_*`).
+public enum Quantiles {
+    /// The x with P(X > x) = q for a gamma distribution (`gsl_cdf_gamma_Qinv`).
+    public static func gammaUpper(_ q: Double, shape: Double, scale: Double) -> Double { gsl_cdf_gamma_Qinv(q, shape, scale) }
+}

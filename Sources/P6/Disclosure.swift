@@ -82,7 +82,31 @@ public struct P6Disclosure: Hashable, Sendable {
         return w.bytes
     }
 
-    /// Decodes; the length must be exactly the one implied by the two counts.
+    /// Bytes of the encoding with the Rx trace in `rx` form.
+    public func encodedByteCount(rx: P6RxTraceEncoding) -> Int {
+        switch rx {
+        case .raw: encodedByteCount
+        case .compact: Self.encodedByteCount(epochs: epochs.count, rxRecords: 0) + 4 + P6RxTraceCodec.compact(rxTrace).count
+        }
+    }
+
+    /// The encoding with the Rx trace in `rx` form. Compact: the record count's top bit is set
+    /// and a UInt32 byte length and `P6RxTraceCodec.compact` follow it.
+    public func encoded(rx: P6RxTraceEncoding) throws(P6Error) -> [UInt8] {
+        guard rx == .compact else { return encoded() }
+        guard rxTrace.count < 1 << 31 else { throw .unencodable("too many Rx records for the compact form") }
+        let payload = P6RxTraceCodec.compact(rxTrace)
+        var w = ByteWriter(capacity: encodedByteCount(rx: .compact))
+        w.append(id)
+        w.append(UInt16(epochs.count))
+        for e in epochs { e.appendTxTrace(to: &w) }
+        w.append(UInt32(rxTrace.count) | 1 << 31)
+        w.append(UInt32(payload.count))
+        w.append(payload)
+        return w.bytes
+    }
+
+    /// Decodes either form; the length must be exactly the one implied by the counts.
     public init(encoded bytes: [UInt8]) throws(P6Error) {
         let minimum = Self.encodedByteCount(epochs: 0, rxRecords: 0)
         guard bytes.count >= minimum else {
@@ -97,7 +121,20 @@ public struct P6Disclosure: Hashable, Sendable {
                                  actual: bytes.count)
         }
         var countReader = ByteReader(bytes, offset: rxCountOffset)
-        let m = Int(countReader.read(UInt32.self))
+        let count = countReader.read(UInt32.self)
+        if count & 1 << 31 != 0 {
+            let m = Int(count & ~(1 << 31))
+            guard bytes.count >= rxCountOffset + 8 else { throw .invalidLength(record: "disclosure", expected: rxCountOffset + 8, actual: bytes.count) }
+            let length = Int(countReader.read(UInt32.self))
+            guard bytes.count == rxCountOffset + 8 + length else {
+                throw .invalidLength(record: "disclosure", expected: rxCountOffset + 8 + length, actual: bytes.count)
+            }
+            var epochs: [P6Epoch] = []
+            for _ in 0..<n { epochs.append(try P6Epoch(reading: &r)) }
+            try self.init(id: id, epochs: epochs, rxTrace: try P6RxTraceCodec.expand(bytes[(rxCountOffset + 8)...], count: m))
+            return
+        }
+        let m = Int(count)
         let expected = Self.encodedByteCount(epochs: n, rxRecords: m)
         guard bytes.count == expected else {
             throw .invalidLength(record: "disclosure", expected: expected, actual: bytes.count)

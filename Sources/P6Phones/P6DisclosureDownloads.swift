@@ -111,10 +111,11 @@ package final class P6DisclosureDownloads {
             for s in streams.indices where !inStream[s].isEmpty {
                 var tx = P6DisclosureFile.headerBytes, rx = 0
                 for i in inStream[s] {
-                    let d = disclosures[Int(i)].disclosure
-                    let rxPart = d.rxTrace.count * P6RxRecord.encodedByteCount
-                    tx += d.encodedByteCount - rxPart
-                    rx += rxPart
+                    // The Tx part and the record count as in raw form; the rest is the Rx trace, in either form.
+                    let published = disclosures[Int(i)]
+                    let txPart = P6Disclosure.encodedByteCount(epochs: published.disclosure.epochs.count, rxRecords: 0)
+                    tx += txPart
+                    rx += published.bytes - txPart
                 }
                 let position = streams[s].files.count
                 let file = P6DisclosureFile(sequence: files.count, stream: s, sequenceInStream: position, publishedAt: at,
@@ -138,11 +139,21 @@ package final class P6DisclosureDownloads {
         }
     }
 
+    /// Record every phone's completed checks (`checks`), for the revocation list it reads with them.
+    package var recordsChecks = false {
+        didSet { for s in streams { s.model.recordsCheckSessions = recordsChecks } }
+    }
+    /// The completed checks of the last `advance` (phones, not clients), when `recordsChecks`.
+    package private(set) var checks: [CheckSession] = []
+
     /// Every phone's checks of every stream until `end`; returns the files fetched (`package` is
     /// the run-wide file sequence), ordered by (time, phone, file).
     package func advance(until end: SimTime, unavailableContactPhones: [Bool]) -> [PackageDownload] {
         var out: [PackageDownload] = []
+        checks.removeAll(keepingCapacity: true)
+        defer { if streams.count > 1 { checks.sort { ($0.at, $0.phone) < ($1.at, $1.phone) } } }
         for s in streams.indices {
+            defer { checks += streams[s].model.checkSessions.map { CheckSession(phone: streams[s].clients[Int($0.phone)], at: $0.at) } }
             let clients = streams[s].clients
             let unavailable = clients.count == phones ? unavailableContactPhones
                 : clients.map { unavailableContactPhones.isEmpty ? false : unavailableContactPhones[Int($0)] }

@@ -15,6 +15,12 @@ package struct P6PublishedDisclosure: Sendable {
     /// End of the disclosure-file period it is published in.
     package let fileTime: SimTime
     package let bytes: Int
+    /// Rx records of the trace left out by the per-slice cap.
+    package var rxRecordsWithheld = 0
+    /// Rx records left out because they were received at home.
+    package var rxRecordsWithheldAtHome = 0
+    /// When its revocation is on the revocation list (nil: never revoked).
+    package var revocationListedAt: SimTime? = nil
     /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
     package var streams: [Int32] = [0]
 }
@@ -36,6 +42,7 @@ package struct P6DisclosureBuilder {
         let stream = RandomStream(seed: seed, stream: "p6-disclosure", generator: .taus2)
         var epochs: [P6Epoch] = []
         var trace: [P6RxRecord] = []
+        var withheldAtHome = 0
         for dayNumber in stride(from: first, through: uploadDay, by: 1) {
             let midnight = dayNumber * SimDuration.day
             let before = disclosedAt.filter { SimClock.dayNumber($0) == dayNumber && $0 <= t }
@@ -52,17 +59,30 @@ package struct P6DisclosureBuilder {
                 guard let day else { continue }
                 // The day's first epoch also takes receptions stamped just before midnight (clock offsets).
                 let from = k == 0 ? Int64.min : epoch.start, to = min(epoch.end, t)
-                for r in day.trace(phone) where r.time >= from && r.time < to && !sessions.contains(where: { $0.contains(r.time) }) {
-                    trace.append(r)
+                let home = day.receivedAtHome(phone)
+                for (i, r) in day.trace(phone).enumerated() where r.time >= from && r.time < to && !sessions.contains(where: { $0.contains(r.time) }) {
+                    if parameters.withholdAtHome && home[i] { withheldAtHome += 1 } else { trace.append(r) }
                 }
             }
         }
         stream.reseed(StreamKey(seed: seed, stream: "p6-disclosure-id", index: UInt64(index)))
-        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: trace)
+        let disclosed = P6RxTraceCodec.subsample(trace, perSlice: parameters.rxRecordsPerSlice, sliceSeconds: parameters.sliceSeconds)
+        let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: disclosed)
         let period = Int64(parameters.disclosureFileSeconds)
         return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
                                      testedAt: upload.positiveCase.testedAt, at: t,
-                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount)
+                                     fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount(rx: parameters.rxTraceEncoding),
+                                     rxRecordsWithheld: trace.count - disclosed.count, rxRecordsWithheldAtHome: withheldAtHome,
+                                     revocationListedAt: revocation(index: index, at: t))
+    }
+
+    /// Whether disclosure `index` is revoked (stream "p6-revocation", index) and when the
+    /// revocation list holding it is published: the end of the file period its revocation falls in.
+    func revocation(index: Int, at t: SimTime) -> SimTime? {
+        guard parameters.revokedShare > 0,
+              RandomStream(seed: seed, stream: "p6-revocation", index: UInt64(index)).bernoulli(p: parameters.revokedShare) else { return nil }
+        let period = Int64(parameters.disclosureFileSeconds)
+        return ((t + Int64(parameters.revocationDelaySeconds)) / period + 1) * period
     }
 
     /// First UTC day number a disclosure of `upload` covers: the case's infectious window, at most

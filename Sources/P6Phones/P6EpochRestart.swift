@@ -31,6 +31,7 @@ extension P6RxBatch {
             receivers = kept.map { receivers[$0] }
             senders = kept.map { senders[$0] }
             records = kept.map { records[$0] }
+            if !atHome.isEmpty { atHome = kept.map { atHome[$0] } }
         }
     }
 }

@@ -13,8 +13,14 @@ package final class P6PhoneDay: @unchecked Sendable {
     package let epochs: [P6Epoch]
     package let sessions: [[Range<SimTime>]]
     package let clockOffsets: [Double]
+    /// Mark receptions at home (only kept when disclosures withhold them).
+    package let marksHome: Bool
+    /// dB P6 advertises below GAEN's calibrated power (the seed's deliberately low Tx power).
+    package let txPowerReduction: Double
 
     package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int) {
+        marksHome = p.withholdAtHome
+        txPowerReduction = p.txPowerReductionDB
         self.dayIndex = dayIndex
         self.midnight = midnight
         let n = phoneIsIOS.count
@@ -96,12 +102,14 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         stream.reseed(StreamKey(seed: day.seed, stream: "p6-radio", index: key))
         heard.removeAll(keepingCapacity: true)
         P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),
-                                sessions: sessions, model: day.model, extraLoss: loss, clockOffsetSeconds: phones.clockOffsets[receiver],
+                                sessions: sessions, model: day.model, extraLoss: loss + phones.txPowerReduction,
+                                clockOffsetSeconds: phones.clockOffsets[receiver],
                                 stream: stream, into: &heard)
         for r in heard {
             batch.receivers.append(Int32(receiver))
             batch.senders.append(Int32(sender))
             batch.records.append(P6PackedRx.pack(r, midnight: phones.midnight))
+            if phones.marksHome { batch.atHome.append(contact.layer == .household) }
         }
     }
 

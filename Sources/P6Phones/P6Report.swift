@@ -53,6 +53,27 @@ extension P6Run {
             falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
             latencyHours: LatencyHoursSummary(sorted: latencies))
 
+        if parameters.rxTraceEncoding != .raw || parameters.rxRecordsPerSlice > 0 || parameters.withholdAtHome {
+            summary.rxTrace = .init(encoding: parameters.rxTraceEncoding.rawValue, maxRecordsPerSlice: parameters.rxRecordsPerSlice,
+                                    recordsWithheld: shown.reduce(0) { $0 + $1.rxRecordsWithheld },
+                                    withholdAtHome: parameters.withholdAtHome,
+                                    recordsWithheldAtHome: shown.reduce(0) { $0 + $1.rxRecordsWithheldAtHome },
+                                    disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
+        }
+        if parameters.revokedShare > 0 {
+            let revoked = shown.filter { $0.revocationListedAt != nil }
+            // One list file per period with revocations, as the disclosure files.
+            let listFiles = Set(revoked.map(\.revocationListedAt!)).count
+            let stillNotified = notified.subtracting(withdrawn.keys)
+            let stillTrue = stillNotified.intersection(truth.exposed).count
+            let withdrawnTrue = Set(withdrawn.keys).intersection(truth.exposed).count
+            let delays = Statistics.sorted(withdrawn.map { Double($0.value - notifications[$0.key]!.at) / 3600 })
+            summary.revocation = .init(revokedDisclosures: revoked.count, listBytes: listFiles * P6DisclosureFile.headerBytes + 16 * revoked.count,
+                                       notificationsWithdrawn: withdrawn.count, withdrawnTrue: withdrawnTrue,
+                                       withdrawnFalse: withdrawn.count - withdrawnTrue, withdrawalDelayHours: LatencyHoursSummary(sorted: delays),
+                                       notifiedAfterRevocation: stillNotified.count,
+                                       precisionAfterRevocation: ProportionSummary(stillTrue, of: stillNotified.count))
+        }
         var tables: [NamedTable] = []
         if downloads.streams.count > 1 {
             let regional = regionalReport(shown: shown, truth: truth, notified: notified, streamSummaries: streamSummaries)

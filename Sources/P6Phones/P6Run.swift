@@ -31,6 +31,11 @@ package final class P6Run {
     /// First notification per phone: when it fetched the file holding the disclosure that raised it.
     package private(set) var notifications: [Int32: (at: SimTime, disclosure: Int32, byTx: Bool)] = [:]
     private var uploadsSeen = 0
+    /// Per phone, the disclosures it fully matched (revocation withdraws a notification only when
+    /// every one of them is revoked).
+    private var matchedDisclosures: [Int32: Set<Int32>] = [:]
+    /// Notifications withdrawn: when the phone read the revocation list that emptied its matches.
+    package private(set) var withdrawn: [Int32: SimTime] = [:]
     package private(set) var txSingles: Int64 = 0
     package private(set) var rxSingles: Int64 = 0
     package private(set) var rxStats = RunningStatistics()
@@ -51,6 +56,7 @@ package final class P6Run {
         downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
                                           start: start, phoneIsIOS: phoneIsIOS, regionOfPhone: regions.ofPhone,
                                           regions: regions.count, subscription: parameters.subscription, threads: threads)
+        downloads.recordsChecks = parameters.revokedShare > 0
     }
 
     package var phones: Int { phoneIsIOS.count }
@@ -86,6 +92,21 @@ package final class P6Run {
         let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
         downloads.publish(disclosures, until: dayEnd)
         match(downloads.advance(until: dayEnd, unavailableContactPhones: unavailablePhones))
+        if parameters.revokedShare > 0 { withdrawRevoked() }
+    }
+
+    /// A notified phone withdraws its notification at its first check (when it reads the
+    /// revocation list beside its streams) after every disclosure it matched is on the list.
+    private func withdrawRevoked() {
+        var firstCheck: [Int32: [SimTime]] = [:]
+        for c in downloads.checks { firstCheck[c.phone, default: []].append(c.at) }
+        for (phone, notification) in notifications where withdrawn[phone] == nil {
+            guard let matched = matchedDisclosures[phone], let times = firstCheck[phone] else { continue }
+            let listed = matched.map { disclosures[Int($0)].revocationListedAt }
+            guard listed.allSatisfy({ $0 != nil }) else { continue }
+            let after = max(listed.map { $0! }.max()!, notification.at)
+            if let t = times.first(where: { $0 >= after }) { withdrawn[phone] = t }
+        }
     }
 
     /// Stores the pending day, with the codes of phones that disclosed that day re-derived.
@@ -140,6 +161,8 @@ package final class P6Run {
             fullMatches += m.full
             // A phone is notified by the earliest fetch of a file holding a disclosure it fully matched.
             for f in m.full {
+                // A new match notifies again: a withdrawal waits until this disclosure is revoked too.
+                if matchedDisclosures[f.phone, default: []].insert(f.disclosure).inserted { withdrawn[f.phone] = nil }
                 let at = byPhone[f.phone]!.filter { files[$0.file].disclosures.contains(f.disclosure) }.map(\.at).min()!
                 if let n = notifications[f.phone], (n.at, n.disclosure) <= (at, f.disclosure) { continue }
                 notifications[f.phone] = (at, f.disclosure, f.byTx)

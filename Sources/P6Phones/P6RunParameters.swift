@@ -26,6 +26,21 @@ public struct P6RunParameters: Sendable, Equatable {
     /// Share of disclosers who state the regions they visited (the seed: "multiple disclosures
     /// ... if the user states that they have visited them"); their disclosure goes to those streams too.
     public var statedRegionsShare = 0.0
+    /// How a disclosure's Rx trace is laid out; raw keeps the first-wave figures byte for byte.
+    public var rxTraceEncoding = P6RxTraceEncoding.raw
+    /// At most this many Rx records disclosed per slice (the seed's sub-sampling in busy periods); 0: all.
+    public var rxRecordsPerSlice = 0
+    /// Leave out of a disclosure the Rx records received at home (the seed's home location; in
+    /// ENSim's contact model, the household contacts, i.e. the householders' codes).
+    public var withholdAtHome = false
+    /// How far below GAEN's calibrated power P6 advertises (dB): the seed keeps P6's "transmit
+    /// power very low so that only devices in very close proximity can receive the codes". 0:
+    /// the same power as GAEN (the first-wave figures).
+    public var txPowerReductionDB = 0.0
+    /// Share of disclosures revoked later (a test found false, an abusive disclosure taken down); 0: none.
+    public var revokedShare = 0.0
+    /// Time from a disclosure to its revocation.
+    public var revocationDelaySeconds = 86_400
 
     public init() {}
 

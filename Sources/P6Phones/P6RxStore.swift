@@ -24,11 +24,14 @@ package struct P6RxBatch: Sendable {
     package var receivers: [Int32] = []
     package var senders: [Int32] = []
     package var records: [UInt64] = []
+    /// Received in a household contact, at home (kept only when a run withholds them: `p6.rx_trace.withhold_at_home`).
+    package var atHome: [Bool] = []
 
     package mutating func append(_ other: P6RxBatch) {
         receivers += other.receivers
         senders += other.senders
         records += other.records
+        atHome += other.atHome
     }
 }
 
@@ -39,6 +42,8 @@ package struct P6RxDay: Sendable {
     package let midnight: SimTime
     package let rowStart: [UInt32]
     package let records: [UInt64]
+    /// Per record, received at home (empty unless the batch marked them).
+    package let atHome: [Bool]
 
     /// Groups a merged batch by receiver (stable counting sort), so the layout depends only
     /// on the batch's order, which the shards keep independent of the thread count.
@@ -50,27 +55,45 @@ package struct P6RxDay: Sendable {
         for p in 0..<phones { start[p + 1] += start[p] }
         var fill = start
         var sorted = [UInt64](repeating: 0, count: batch.records.count)
+        let marked = !batch.atHome.isEmpty
+        // The home flag rides in a set of (receiver, record) pairs heard at home, so rows sort as before.
+        struct Heard: Hashable { var receiver: Int32; var record: UInt64 }
+        var home = Set<Heard>()
         for (i, r) in batch.receivers.enumerated() {
             sorted[Int(fill[Int(r)])] = batch.records[i]
             fill[Int(r)] += 1
         }
+        if marked {
+            for i in batch.records.indices where batch.atHome[i] { home.insert(Heard(receiver: batch.receivers[i], record: batch.records[i])) }
+        }
         var rows = [UInt32](repeating: 0, count: phones + 1)
         var out: [UInt64] = []
+        var outHome: [Bool] = []
         out.reserveCapacity(sorted.count)
         for p in 0..<phones {
             let row = sorted[Int(start[p])..<Int(start[p + 1])].sorted()
-            for (k, v) in row.enumerated() where k == 0 || row[k - 1] != v { out.append(v) }
+            for (k, v) in row.enumerated() where k == 0 || row[k - 1] != v {
+                out.append(v)
+                if marked { outHome.append(home.contains(Heard(receiver: Int32(p), record: v))) }
+            }
             rows[p + 1] = UInt32(out.count)
         }
         rowStart = rows
         records = out
+        atHome = outHome
     }
 
     package func row(_ phone: Int) -> ArraySlice<UInt64> { records[Int(rowStart[phone])..<Int(rowStart[phone + 1])] }
 
     package func trace(_ phone: Int) -> [P6RxRecord] { row(phone).map { P6PackedRx.unpack($0, midnight: midnight) } }
 
-    package var bytes: Int { records.count * 8 + rowStart.count * 4 }
+    /// Whether each of `phone`'s records (in `trace` order) was received at home; all false if unmarked.
+    package func receivedAtHome(_ phone: Int) -> [Bool] {
+        let range = Int(rowStart[phone])..<Int(rowStart[phone + 1])
+        return atHome.isEmpty ? Array(repeating: false, count: range.count) : Array(atHome[range])
+    }
+
+    package var bytes: Int { records.count * 8 + rowStart.count * 4 + atHome.count }
 }
 
 /// Every phone's Rx traces of the last `retentionDays` days.

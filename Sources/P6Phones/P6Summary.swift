@@ -89,6 +89,49 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var falsePositivesPer1000Notified: ProportionSummary
     public var latencyHours: LatencyHoursSummary
     public var regions: Regions?
+    /// The disclosed Rx traces' form and sampling, when not the raw, complete default.
+    public var rxTrace: RxTrace?
+    /// Revoked disclosures and the notifications they withdrew, when `p6.revocation.share` > 0.
+    public var revocation: Revocation?
+
+    /// The revocation list published beside the streams and what reading it withdrew.
+    public struct Revocation: Encodable, Sendable, Equatable {
+        public var revokedDisclosures: Int
+        /// Bytes of the revocation list files (16 bytes an ID, 4 a file), each fetched once by every phone.
+        public var listBytes: Int
+        public var notificationsWithdrawn: Int
+        public var withdrawnTrue: Int
+        public var withdrawnFalse: Int
+        /// Hours from the notification to its withdrawal.
+        public var withdrawalDelayHours: LatencyHoursSummary
+        public var notifiedAfterRevocation: Int
+        public var precisionAfterRevocation: ProportionSummary
+
+        enum CodingKeys: String, CodingKey {
+            case revokedDisclosures = "revoked_disclosures", listBytes = "list_bytes", notificationsWithdrawn = "notifications_withdrawn"
+            case withdrawnTrue = "withdrawn_true", withdrawnFalse = "withdrawn_false", withdrawalDelayHours = "withdrawal_delay_hours"
+            case notifiedAfterRevocation = "notified_after_revocation", precisionAfterRevocation = "precision_after_revocation"
+        }
+    }
+
+    /// What the seed's Rx trace compression and busy-period sub-sampling did.
+    public struct RxTrace: Encodable, Sendable, Equatable {
+        public var encoding: String
+        public var maxRecordsPerSlice: Int
+        /// Records recorded in the disclosed periods but left out by the per-slice cap.
+        public var recordsWithheld: Int
+        /// Whether records received at home are left out, and how many were.
+        public var withholdAtHome: Bool
+        public var recordsWithheldAtHome: Int
+        /// The published disclosures' bytes in raw form, beside `disclosure_bytes` in this form.
+        public var disclosureBytesRaw: Int
+
+        enum CodingKeys: String, CodingKey {
+            case encoding, maxRecordsPerSlice = "max_records_per_slice", recordsWithheld = "records_withheld"
+            case withholdAtHome = "withhold_at_home", recordsWithheldAtHome = "records_withheld_at_home"
+            case disclosureBytesRaw = "disclosure_bytes_raw"
+        }
+    }
 
     package enum CodingKeys: String, CodingKey {
         case sliceSeconds = "slice_seconds", matchRule = "match_rule", rxRecordsPerPhoneDay = "rx_records_per_phone_day"
@@ -102,5 +145,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
+        case rxTrace = "rx_trace", revocation
     }
 }

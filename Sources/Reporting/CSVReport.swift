@@ -13,9 +13,9 @@ import SimulationCore
 public enum CSVReport {
     public static func encode(_ table: ResultTable) -> Data {
         var out: [UInt8] = []
-        out.reserveCapacity(64 * (table.rows.count + 1) * max(table.columns.count, 1) / 4)
+        out.reserveCapacity(64 * (table.count + 1) * max(table.columns.count, 1) / 4)
         appendRow(table.columns.lazy.map { .text($0) }, to: &out)
-        for row in table.rows { appendRow(row, to: &out) }
+        for i in 0..<table.count { appendRow(table.row(i), to: &out) }
         return Data(out)
     }
 
@@ -24,9 +24,27 @@ public enum CSVReport {
         for cell in cells {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            appendField(self.cell(cell), to: &out)
+            if case .integer(let v) = cell { appendInteger(v, to: &out) } else { appendField(self.cell(cell), to: &out) }
         }
         out.append(UInt8(ascii: "\n"))
+    }
+
+    /// The digits `String(v)` would give, without making the string (most cells are integers).
+    static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = v.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     static func appendField(_ field: String, to out: inout [UInt8]) {

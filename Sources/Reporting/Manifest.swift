@@ -13,6 +13,8 @@ public struct RunManifest {
     public var gitCommit: String?
     public var startedAt: Date
     public var finishedAt: Date
+    /// The run's peak resident memory (`ProcessMemory.peakResidentBytes()`), when known.
+    public var peakMemoryBytes: Int?
 
     public init(scenario: LoadedScenario, resolved: ValueTree, seed: UInt64, threads: Int, version: String,
                 gitCommit: String?, startedAt: Date, finishedAt: Date) {
@@ -42,7 +44,20 @@ public struct RunManifest {
             ("started_at", .text(iso.string(from: startedAt))),
             ("finished_at", .text(iso.string(from: finishedAt))),
             ("wall_seconds", .number((finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000)),
+        ] + (peakMemoryBytes.map { [("peak_memory_bytes", .integer(Int64($0)))] } ?? []) + [
             ("resolved_scenario", resolved),
         ])
+    }
+}
+
+/// This process's peak resident memory so far: VmHWM of /proc/self/status (Linux). Unlike
+/// getrusage's ru_maxrss, it belongs to the process's own memory, so a run started by a larger
+/// process (`ensim bench days`, a sweep) does not report its parent's peak.
+public enum ProcessMemory {
+    public static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kB = Int(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") else { return nil }
+        return kB * 1024
     }
 }

@@ -51,6 +51,11 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(problems: [ScenarioProblem(file: file, message: "YAML syntax error: \(error)")])
         }
+        return try settings(root: root, file: file, defaultName: defaultName)
+    }
+
+    /// Validates a composed YAML tree into typed settings (a sweep's runs: the base file's tree with keys set).
+    static func settings(root: Node?, file: String, defaultName: String) throws(ScenarioError) -> ScenarioSettings {
         var validator = Validator(file: file)
         validator.section(ScenarioSchema.fields, check: nil, node: root, path: [])
         if !validator.problems.isEmpty { throw ScenarioError(problems: validator.problems) }

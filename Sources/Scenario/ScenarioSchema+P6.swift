@@ -16,6 +16,10 @@ extension ScenarioSchema {
             .number("mean_session_s", \S.p6.transmit.meanSessionSeconds, range: 1...86_400, unit: "seconds",
                     doc: "Mean length of one transmitting session (exponential)."),
         ], doc: "When phones can transmit; reception (monitoring the 8 UUIDs) runs in the background on both OSes."),
+        .number("tx_power_reduction_db", \S.p6.txPowerReductionDB, range: 0...40, unit: "dB", doc: """
+            How far below GAEN's calibrated power P6 advertises: the seed keeps P6's transmit power very low so that only \
+            devices in very close proximity receive its codes (and crowds contend less). 0: GAEN's power.
+            """),
         .integer("slice_s", \S.p6.sliceSeconds, range: 1...3_600, unit: "seconds",
                  doc: "Slice length: one 32-bit slice code per slice (seed: about 1 minute)."),
         .integer("rx_retention_days", \S.p6.rxRetentionDays, range: 1...60, unit: "days",
@@ -30,6 +34,32 @@ extension ScenarioSchema {
                  doc: "Period of the disclosure files (seed: one file each hour); periods without disclosures make no file."),
         .number("clock_offset_sigma_s", \S.p6.clockOffsetSigmaSeconds, range: 0...60, unit: "seconds",
                 doc: "σ of a phone's daily clock error against UTC (seed: synchronised to a second or so)."),
+        .section("rx_trace", [
+            .choice("encoding", \S.p6.rxTraceEncoding, doc: """
+                `raw`: 9 bytes a disclosed Rx record; `compact`: records in time order, each a varint of the seconds since the \
+                previous one and its UUID index, then its code, so quiet periods cost nothing (the seed's compression).
+                """),
+            .integer("max_records_per_slice", \S.p6.rxRecordsPerSlice, range: 0...1_000, unit: "records", doc: """
+                Disclose at most this many Rx records per slice, those with the lowest codes (a uniform sample, the seed's \
+                sub-sampling in busy periods); 0: all.
+                """),
+            .boolean("withhold_at_home", \S.p6.withholdAtHome, doc: """
+                Leave out the Rx records received at home (the seed's home location known only to the app). ENSim's contacts at \
+                home are the household's, so this also stands for the seed's removal of householders' records after they share \
+                their Tx state with the discloser, with every householder agreeing.
+                """),
+        ], doc: "How the Rx trace of a disclosure is kept small and private (seed: compression, sub-sampling, home)."),
+        .section("revocation", [
+            .share("share", \S.p6.revokedShare, """
+                Share of disclosures revoked later (a positive test found false, an abusive disclosure taken down); 0: none.
+                """),
+            .integer("delay_h", \S.p6.revocationDelaySeconds, range: 1...720, scale: 3_600, unit: "hours",
+                     doc: "Time from a disclosure to its revocation; the list is published at the end of that file period."),
+        ], doc: """
+            A list of revoked disclosure IDs published beside the streams (seed, "Revocation": disclosures made in error or \
+            maliciously, in an independent database); a phone reads it at each check and withdraws its notification once every \
+            disclosure it matched is revoked.
+            """),
         .section("regions", [
             .integer("count", \S.p6.regions, range: 1...64, unit: "regions", doc: """
                 Disclosure streams, one per region (seed: a stream of disclosures per geographic region). Regions are equal blocks \

@@ -41,12 +41,18 @@ extension ScenarioSchema {
         .section("path_loss_exponent", perLayer(\S.radio.pathLossExponent, range: 0...6, unit: nil,
                                                 doc: "Path-loss exponent n (attenuation grows by 10·n dB per decade of distance)"),
                  doc: """
-                     Log-distance path-loss exponent per contact layer; transport's low value models a metal box where \
-                     attenuation follows distance poorly.
+                     Log-distance path-loss exponent per contact layer; transport's 0.36 is fitted to Leith & Farrell's \
+                     tram measurements (a metal box where attenuation follows distance poorly).
                      """),
         .section("shadowing_sigma_db", perLayer(\S.radio.shadowingSigma, range: 0...30, unit: "dB",
                                                 doc: "Log-normal shadowing σ, drawn once per contact and direction"),
                  doc: "Shadowing σ per contact layer."),
+        .section("environment_loss_db", perLayer(\S.radio.environmentLoss, range: -30...60, unit: "dB",
+                                                 doc: "Extra loss of the environment, added to every contact in it"),
+                 doc: """
+                     Extra loss per contact layer; transport's 7.1 dB is fitted to Leith & Farrell's tram measurements \
+                     (`ensim radio fit`, docs/model/radio-calibration.md), the others have no measurement and stay 0.
+                     """),
         .number("fading_sigma_db", \S.radio.fadingSigma, range: 0...30, unit: "dB", doc: "Per-advert fading σ."),
         .shares("placement_shares", \S.radio.placementShares, keys: [
             ("hand", "Phone in hand."), ("pocket", "Phone in a pocket."), ("bag", "Phone in a bag."),

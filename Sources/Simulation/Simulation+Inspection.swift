@@ -12,7 +12,7 @@ extension Simulation {
     /// Ground truth of the days within the retention window.
     public var groundTruth: [GroundTruthDay] { world.groundTruth }
     /// Close contacts of every day of the run.
-    package var closeContactHistory: [GroundTruthDay] { world.closeContactHistory }
+    package var closeContactHistory: [GroundTruthDay] { Array(world.closeContactHistory.days) }
     package var fleet: PhoneFleet { world.fleet }
     /// Person index of each app phone (PhoneFleet order): what detection needs to map phones to ground truth.
     public var appPhoneOwners: [Int32] { world.fleet.owners }
@@ -27,7 +27,7 @@ extension Simulation {
 
     package var distribution: DistributionModel { distributionStage.model }
     /// Every package published so far, in publication order.
-    public var publishedPackages: [PublishedPackage] { distributionStage.publishedPackages }
+    public var publishedPackages: [PublishedPackage] { Array(distributionStage.publishedPackages) }
     package var detection: ExposureDetection { detectionStage.detection }
     /// P6 phones beside GAEN (nil when the `p6` block is off).
     package var p6: P6Run? { p6Stage?.run }

@@ -44,7 +44,9 @@ public final class Simulation {
                                     + DistributionStage.dailyColumns + DetectionStage.dailyColumns)
 
     /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
-    public init(config: SimulationConfig) throws {
+    /// - Parameter streams: where tables that grow with the run's length go as their rows become
+    ///   final (`ensim run` writes them into the run folder); nil keeps them in the results.
+    public init(config: SimulationConfig, streams: (any TableStreams)? = nil) throws {
         try config.check()
         self.config = config
         let engine = Engine<SimulationEvent>(start: config.start)
@@ -55,7 +57,8 @@ public final class Simulation {
         keySubmission = try KeySubmissionStage(run, health: config.health, backend: config.backend, world: world) { event, t in
             _ = engine.schedule(.keySubmission(event), at: t)
         }
-        distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission)
+        distributionStage = DistributionStage(run, parameters: config.distribution, world: world, backend: keySubmission,
+                                              streams: streams)
         detectionStage = DetectionStage(run, parameters: config.detection, world: world, backend: keySubmission,
                                         distribution: distributionStage)
         analytics = AnalyticsStage(run, parameters: config.analytics, world: world,
@@ -119,12 +122,12 @@ public final class Simulation {
                                      + backend.exports)
     }
 
+    /// hourly.csv, made row by row as it is written from the stages' per-hour counters.
     private func hourlyTable() -> ResultTable {
-        var table = ResultTable(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns)
-        for (h, n) in world.scanInstancesByHour.enumerated() {
-            let t = config.start + Int64(h) * SimDuration.hour
-            table.append([.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(t)), .integer(n)] + keySubmission.pipeline.hourValues(h))
+        let scans = world.scanInstancesByHour, backendHours = keySubmission.pipeline.hourly, start = config.start
+        return .computed(columns: ["hour", "time_utc", "scan_instances"] + KeySubmissionPipeline.columns, count: scans.count) { h in
+            [.integer(Int64(h)), .text(CivilCalendar.isoDateTimeString(start + Int64(h) * SimDuration.hour)), .integer(scans[h])]
+                + backendHours[h].values.map { .integer($0) }
         }
-        return table
     }
 }

@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
         subcommands: [BenchEngine.self, BenchCrypto.self, BenchPopulation.self, BenchBackend.self,
-                      BenchDistribution.self, BenchMatcher.self]
+                      BenchDistribution.self, BenchMatcher.self, BenchDays.self]
     )
 }
 
@@ -144,6 +144,36 @@ struct BenchPopulation: ParsableCommand {
 
     func run() throws {
         try output.emit { try PopulationBenchmark(phones: phones, days: days, threads: threads.count).run() }
+    }
+}
+
+struct BenchDays: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "days",
+        abstract: "Time and peak memory of a short and a long run of a small scenario (cost per simulated day, memory growth).",
+        discussion: "Example: ensim bench days --people 200 --short-days 28 --long-days 730 --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+    @OptionGroup var threads: ThreadOptions
+
+    @Option(parsing: .unconditional, help: "People in the scenario.") var people = 200
+    @Option(parsing: .unconditional, help: "Days of the short run.") var shortDays = 28
+    @Option(parsing: .unconditional, help: "Days of the long run.") var longDays = 730
+
+    func validate() throws {
+        guard people >= 2, people <= 10_000_000 else { throw ValidationError("--people must be from 2 to 10000000") }
+        guard SimulationConfig.supportedDays.contains(shortDays), SimulationConfig.supportedDays.contains(longDays), shortDays < longDays else {
+            throw ValidationError("--short-days and --long-days must be from 1 to 3650, short < long")
+        }
+    }
+
+    func run() throws {
+        // The children are this same binary.
+        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try output.emit {
+            try LongRunBenchmark(ensim: ensim, people: people, shortDays: shortDays, longDays: longDays, threads: threads.count).run()
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Detection
 import Simulation
 import World
 
@@ -8,8 +9,106 @@ struct RadioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "radio",
         abstract: "Bluetooth channel model tools.",
-        subcommands: [Calibrate.self]
+        subcommands: [Calibrate.self, Tram.self, Fit.self]
     )
+
+    struct Fit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Maximum-likelihood fit of the transport layer's channel (extra loss, path-loss exponent, shadowing) to the tram's attenuations.",
+            discussion: "Example: ensim radio fit --json > Results/studies/transport-fit.json"
+        )
+
+        @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
+        var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            let measurements: [TramStudy.Measurement]
+            do { measurements = try TramStudy.load(csv: data) } catch { throw Console.failure("\(error)") }
+            let pairs = TramStudy.fitPairs(measurements)
+            let base = RadioParameters.default
+            let r = TransportChannelFit.fit(pairs, base: base)
+            let transport = ContactLayer.transport.rawValue
+            let before = TransportChannelFit.logLikelihood(pairs, base: base, environmentLoss: base.environmentLoss[transport],
+                                                           exponent: base.pathLossExponent[transport], sigma: base.shadowingSigma[transport])
+            if json {
+                let report: [String: Any] = [
+                    "data": data, "pairs": r.pairs, "measurements": measurements.count, "converged": r.converged,
+                    "environment_loss_db": r.environmentLoss, "path_loss_exponent": r.pathLossExponent, "shadowing_sigma_db": r.shadowingSigma,
+                    "standard_errors": ["environment_loss_db": r.standardErrors[0], "path_loss_exponent": r.standardErrors[1],
+                                        "shadowing_sigma_db": r.standardErrors[2]],
+                    "log_likelihood": r.logLikelihood, "log_likelihood_defaults": before,
+                    "defaults": ["environment_loss_db": base.environmentLoss[transport], "path_loss_exponent": base.pathLossExponent[transport],
+                                 "shadowing_sigma_db": base.shadowingSigma[transport]],
+                ]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                return
+            }
+            print("transport channel fitted to \(r.pairs) tram pairs (\(measurements.count - r.pairs) recorded nothing)\(r.converged ? "" : " (not converged)")")
+            print(String(format: "environment loss     %6.2f dB ± %.2f   (default %.2f)", r.environmentLoss, r.standardErrors[0], base.environmentLoss[transport]))
+            print(String(format: "path-loss exponent   %6.2f    ± %.2f   (default %.2f)", r.pathLossExponent, r.standardErrors[1], base.pathLossExponent[transport]))
+            print(String(format: "shadowing sigma      %6.2f dB ± %.2f   (default %.2f)", r.shadowingSigma, r.standardErrors[2], base.shadowingSigma[transport]))
+            print(String(format: "log-likelihood       %8.2f   (defaults: %.2f)", r.logLikelihood, before))
+        }
+    }
+
+    struct Tram: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Leith & Farrell's Dublin tram experiment: the June 2020 detection rules on the measured and on ENSim's attenuations.",
+            discussion: "Example: ensim radio tram --replicates 200 --json > Results/studies/dublin-tram.json"
+        )
+
+        @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
+        var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+
+        @Option(parsing: .unconditional, help: "Simulated contacts per measured pair.")
+        var replicates = 200
+
+        @Option(parsing: .unconditional, help: "Seed of the simulated contacts.")
+        var seed: UInt64 = 1
+
+        @Option(parsing: .unconditional, help: "A pair at most this far apart is a close contact (m).")
+        var closeMetres = 2.0
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            guard (1...100_000).contains(replicates) else { throw ValidationError("--replicates must be from 1 to 100000") }
+            guard closeMetres > 0, closeMetres.isFinite else { throw ValidationError("--close-metres must be a distance > 0") }
+        }
+
+        func run() throws {
+            var study: TramStudy
+            do { study = TramStudy(measurements: try TramStudy.load(csv: data)) } catch { throw Console.failure("\(error)") }
+            study.closeMetres = closeMetres
+            let rules: [DetectionPreset] = [.swisscovid, .cwaV1, .immuni]
+            let outcomes = study.run(rules: rules.map { ($0.rawValue, $0.model) }, replicates: replicates, radio: .default, seed: seed)
+            if json {
+                let objects: [[String: Any]] = outcomes.map { o in
+                    let tp = o.truePositiveRate, fp = o.falsePositiveRate
+                    return ["rule": o.rule, "source": o.source, "close_pairs": o.close, "close_notified": o.closeNotified,
+                            "far_pairs": o.far, "far_notified": o.farNotified,
+                            "true_positive_rate": tp.estimate, "true_positive_ci": [tp.interval.lower, tp.interval.upper],
+                            "false_positive_rate": fp.estimate, "false_positive_ci": [fp.interval.lower, fp.interval.upper]]
+                }
+                let report: [String: Any] = ["data": data, "replicates": replicates, "seed": seed, "close_metres": closeMetres,
+                                             "minutes": study.minutes, "outcomes": objects]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+                return
+            }
+            print("| rule | source | close pairs notified (≤ \(closeMetres) m) | 95% CI | far pairs notified | 95% CI |")
+            print("|---|---|---|---|---|---|")
+            for o in outcomes {
+                let tp = o.truePositiveRate, fp = o.falsePositiveRate
+                print(String(format: "| %@ | %@ | %.0f%% (%d of %d) | %.0f–%.0f%% | %.0f%% (%d of %d) | %.0f–%.0f%% |", o.rule, o.source,
+                             100 * tp.estimate, o.closeNotified, o.close, 100 * tp.interval.lower, 100 * tp.interval.upper,
+                             100 * fp.estimate, o.farNotified, o.far, 100 * fp.interval.lower, 100 * fp.interval.upper))
+            }
+        }
+    }
 
     struct Calibrate: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -79,7 +79,10 @@ struct RunCommand: ParsableCommand {
         }
         let results: SimulationResults
         do {
-            results = try Simulation(config: config).run(progress: reporter.update)
+            // Tables that grow with the run's length go into the folder as the run goes.
+            let streams = CSVStreams(folder: folder)
+            results = try Simulation(config: config, streams: streams).run(progress: reporter.update)
+            try streams.finish()
         } catch {
             reporter.finish()
             folder.discard()
@@ -87,9 +90,10 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         reporter.finish()
-        let manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
+        var manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
                                    version: ENSimVersion.string, gitCommit: GitInfo.commit(), startedAt: startedAt,
                                    finishedAt: Date())
+        manifest.peakMemoryBytes = ProcessMemory.peakResidentBytes()
         do {
             try ResultsWriter.write(results, manifest: manifest, to: folder)
         } catch {

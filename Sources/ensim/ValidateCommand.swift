@@ -1,23 +1,35 @@
 import ArgumentParser
 import Foundation
 import Scenario
+import Sweep
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check scenario files: one line per problem (file:line:column: field.path: what is allowed); exit 2 if any.",
+        abstract: "Check scenario and sweep files: one line per problem (file:line:column: field.path: what is allowed); exit 2 if any.",
         discussion: "Example: ensim validate Scenarios/default.yaml Scenarios/cwa-bandwidth.yaml"
     )
 
-    @Argument(help: "Scenario YAML files.")
+    @Argument(help: "Scenario or sweep YAML files (a sweep names a base scenario).")
     var files: [String]
 
     func run() throws {
         var failed = false
         for file in files {
             do {
-                _ = try ScenarioLoader.load(file: file)
-                print("\(file): ok")
+                if SweepLoader.isSweep(file: file) {
+                    let sweep = try SweepLoader.load(file: file)
+                    let problems = SweepMetricProbe.problems(sweep)
+                    if !problems.isEmpty {
+                        failed = true
+                        Console.error(problems.map(\.description).joined(separator: "\n"))
+                        continue
+                    }
+                    print("\(file): ok (sweep of \(sweep.runs.count) runs)")
+                } else {
+                    _ = try ScenarioLoader.load(file: file)
+                    print("\(file): ok")
+                }
             } catch {
                 failed = true
                 Console.error(error.description)

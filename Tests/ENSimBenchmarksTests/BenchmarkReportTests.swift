@@ -1,4 +1,4 @@
-import ENSimBenchmarks
+@testable import ENSimBenchmarks
 import Foundation
 import Testing
 
@@ -6,6 +6,12 @@ import Testing
     @Test func linesAreSortedKeyValuePairs() {
         let report = BenchmarkReport(["wall_seconds": 1.5, "benchmark": "population", "phones": 10])
         #expect(report.lines == ["benchmark: population", "phones: 10", "wall_seconds: 1.5"])
+    }
+
+    @Test func childRunsAreTimedAndFailuresReported() throws {
+        #expect(try LongRunBenchmark.child("/bin/sh", ["-c", "sleep 0.2"]) >= 0.2)
+        #expect(throws: BenchmarkError.self) { try LongRunBenchmark.child("/bin/sh", ["-c", "exit 3"]) }
+        #expect(throws: BenchmarkError.self) { try LongRunBenchmark.child("/nonexistent/ensim", []) }
     }
 
     @Test func jsonHasSortedKeys() throws {

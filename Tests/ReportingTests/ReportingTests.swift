@@ -104,6 +104,14 @@ import Testing
         #expect(String(decoding: CSVReport.encode(odd), as: UTF8.self) == "\"a\"\"b\",c\n\"say \"\"hi\"\"\",\"two\r\nlines\"\ntrue,\n")
     }
 
+    @Test func integersAreWrittenAsStringWouldWriteThem() {
+        for v: Int64 in [0, 7, -7, 10, 99, 100, -100, 1_234_567_890, .max, .min, .min + 1] {
+            var out: [UInt8] = []
+            CSVReport.appendInteger(v, to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == String(v))
+        }
+    }
+
     @Test func runFolderAppearsOnlyWhenComplete() throws {
         let parent = tempDir()
         let final = parent.appendingPathComponent("run-1")

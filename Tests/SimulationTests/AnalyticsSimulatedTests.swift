@@ -99,7 +99,7 @@ import Testing
         #expect(checks.allSatisfy { $0.phone < 50 && $0.at >= start + 3_600 && $0.at < start + 6 * 3_600 })
         #expect(checks == checks.sorted { ($0.at, $0.phone) < ($1.at, $1.phone) })
         // A failed Immuni session fails on exactly one request: completed = sessions − errors.
-        let c = model.loadSoFar
+        let c = model.loadSoFar()
         func total(_ m: LoadCounters.Metric) -> Int { c.value(m, minutes: 60..<(6 * 60)) }
         #expect(total(.errors) > 0)
         #expect(checks.count == total(.sessions) - total(.errors))

@@ -73,4 +73,29 @@ import Testing
         }
         #expect(Statistics.mean(zip(x, y).map { Self.days($0.infectedAt - $1.infectedAt) }) > 2)
     }
+
+    /// The clock's cases drawn ahead (to count what tests do before their results) are the cases
+    /// it then draws day by day, in a small population where people already positive matter.
+    @Test func casesDrawnAheadAreTheCasesTheClockDraws() {
+        var p = HealthParameters()
+        p.casesPerDay = 30
+        var clock = CaseClock(parameters: p, seed: 4, populationSize: 400, series: nil)
+        var ahead: [PositiveCase] = []
+        for d in 0..<12 {
+            let midnight = Self.start + Int64(d) * SimDuration.day
+            ahead += clock.drawAhead(from: midnight, through: midnight + 3 * SimDuration.day)
+            _ = clock.drawDay(midnight: midnight)
+        }
+        #expect(clock.cases.count > 200)
+        #expect(Array(ahead.prefix(clock.cases.count)).map(\.person) == clock.cases.map(\.person))
+        #expect(Array(ahead.prefix(clock.cases.count)).map(\.testedAt) == clock.cases.map(\.testedAt))
+        #expect(ahead.count > clock.cases.count)
+    }
+
+    /// Ten days with the default result delay (mean 30 h, sd 15 h: 219 h).
+    @Test func lookaheadCoversTheResultDelay() {
+        let delay = HealthParameters().resultDelayHours
+        #expect(abs(delay.upperQuantile(1e-9) - 218.65) < 0.05)
+        #expect(Delay(mean: 24, sd: 0).upperQuantile(1e-9) == 24)
+    }
 }

@@ -32,6 +32,76 @@ import Testing
                                  tables: r.tables.filter { $0.name != "p6_comparison.csv" }, files: r.files)
     }
 
+    /// The compact Rx trace costs fewer bytes for the same records; the per-slice cap withholds
+    /// records and can only lose matches; the default (raw, no cap) reports no `rx_trace` block.
+    @Test func compactAndSubsampledRxTraces() throws {
+        let plain = try #require(Self.enabled.1.summary.p6)
+        #expect(plain.rxTrace == nil && plain.disclosedRxRecords > 0)
+        var c = Self.config(p6: true)
+        c.p6.rxTraceEncoding = .compact
+        let compact = try #require(Self.run(c).1.summary.p6)
+        #expect(compact.disclosedRxRecords == plain.disclosedRxRecords && compact.notified == plain.notified)
+        #expect(compact.disclosureBytes < plain.disclosureBytes && compact.rxTrace?.disclosureBytesRaw == plain.disclosureBytes)
+        #expect(compact.bytesPerPhonePerDay.txPart == plain.bytesPerPhonePerDay.txPart)
+        #expect(compact.bytesPerPhonePerDay.rxPart < plain.bytesPerPhonePerDay.rxPart)
+        c.p6.rxRecordsPerSlice = 1
+        let capped = try #require(Self.run(c).1.summary.p6)
+        let withheld = try #require(capped.rxTrace?.recordsWithheld)
+        #expect(withheld > 0 && capped.disclosedRxRecords == plain.disclosedRxRecords - withheld)
+        #expect(capped.truePositives <= plain.truePositives)
+    }
+
+    /// A lower transmit power is heard less; GAEN, on its own streams, is untouched.
+    @Test func lowerTransmitPowerIsHeardLess() throws {
+        let (_, plain) = Self.enabled
+        var c = Self.config(p6: true)
+        c.p6.txPowerReductionDB = 25
+        let (_, quiet) = Self.run(c)
+        let a = try #require(plain.summary.p6), b = try #require(quiet.summary.p6)
+        #expect(b.rxRecordsPerPhoneDay < a.rxRecordsPerPhoneDay && b.notified <= a.notified)
+        #expect(quiet.summary.detection == plain.summary.detection)
+    }
+
+    /// Records received at home stay on the phone: the disclosed ones and the withheld ones add up
+    /// to the complete trace, and fewer records can only lose matches.
+    @Test func recordsReceivedAtHomeAreWithheld() throws {
+        let plain = try #require(Self.enabled.1.summary.p6)
+        var c = Self.config(p6: true)
+        c.p6.withholdAtHome = true
+        let home = try #require(Self.run(c).1.summary.p6)
+        let withheld = try #require(home.rxTrace?.recordsWithheldAtHome)
+        #expect(withheld > 0 && home.disclosedRxRecords + withheld == plain.disclosedRxRecords)
+        #expect(home.disclosureBytes < plain.disclosureBytes && home.truePositives <= plain.truePositives)
+        #expect(home.rxFullMatches <= plain.rxFullMatches && home.txFullMatches == plain.txFullMatches)
+    }
+
+    /// Revoked disclosures withdraw exactly the notifications whose every matched disclosure is
+    /// revoked, after the revocation list is published, whatever the thread count.
+    @Test func revocationWithdrawsNotificationsOfRevokedDisclosuresOnly() throws {
+        #expect(try #require(Self.enabled.1.summary.p6).revocation == nil)
+        var c = Self.config(p6: true)
+        c.p6.revokedShare = 0.5
+        c.p6.revocationDelaySeconds = 3_600
+        let (sim, results) = Self.run(c)
+        let p6run = try #require(sim.p6)
+        let revocation = try #require(results.summary.p6?.revocation)
+        #expect(revocation.revokedDisclosures > 0 && revocation.notificationsWithdrawn > 0)
+        #expect(revocation.notifiedAfterRevocation == results.summary.p6!.notified - revocation.notificationsWithdrawn)
+        for (phone, at) in p6run.withdrawn {
+            let matched = Set(p6run.fullMatches.filter { $0.phone == phone }.map(\.disclosure))
+            #expect(!matched.isEmpty && matched.allSatisfy { p6run.disclosures[Int($0)].revocationListedAt.map { $0 <= at } ?? false })
+            #expect(at >= p6run.notifications[phone]!.at)
+        }
+        c.threads = 2
+        #expect(Self.run(c).1.summary.p6?.revocation == revocation)
+        // Without revocation every other figure is the same: the list changes no draw.
+        var withoutList = try #require(results.summary.p6)
+        withoutList.revocation = nil
+        c.p6.revokedShare = 0
+        c.threads = 1
+        #expect(Self.run(c).1.summary.p6 == withoutList)
+    }
+
     @Test func offByDefaultAndGAENResultsDoNotChangeWhenOn() throws {
         #expect(!P6RunParameters.default.enabled && !SimulationConfig(name: "x", seed: 1, start: 0, days: 1,
                                                                       population: PopulationParameters(size: 1, appAdoption: 0.5)).p6.enabled)

@@ -14,6 +14,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         let resolved = try #require((manifest as? [String: Any])?["resolved_scenario"] as? [String: Any])
+        // The run's own peak memory (a run of 300 people needs more than 10 MB and less than 1 GB).
+        let peak = try #require((manifest as? [String: Any])?["peak_memory_bytes"] as? Int)
+        #expect(peak > 10 << 20 && peak < 1 << 30)
 
         var declared = ScenarioSettings.default
         declared.name = "bare"

@@ -53,7 +53,7 @@ public struct Funnel: Sendable, Equatable {
 }
 
 /// One hourly.csv row of the backend.
-package struct BackendHour {
+package struct BackendHour: Sendable {
     package var requests: Int64 = 0
     package var realUploads: Int64 = 0
     package var dummyUploads: Int64 = 0

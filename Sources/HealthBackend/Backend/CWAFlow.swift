@@ -30,24 +30,36 @@ package final class CWAFlow: KeySubmissionFlow {
 
     package func purge(before t: SimTime) {}
 
+    /// The QR code scanned at the test is registered, then the app polls every interval until the
+    /// result is there: the polls' times from the first, which draws its offset (nil: the hotline
+    /// hands out a teleTAN after the result instead).
+    private func firstPoll(_ p: PositiveCase, rng: RandomStream) -> SimTime? {
+        guard !rng.bernoulli(p: parameters.teleTANShare) else { return nil }
+        return p.testedAt + Int64(rng.uniformInt(Int(pollInterval)))
+    }
+
+    private var pollInterval: Int64 { Int64(parameters.pollIntervalMinutes) * SimDuration.minute }
+
+    package func requestsBeforeResult(_ c: FlowCase, rng: RandomStream) {
+        guard let first = firstPoll(c.positive, rng: rng) else { return }
+        ledger.count(.cwaRegistrationToken, at: c.positive.testedAt)
+        for poll in stride(from: first, to: c.positive.resultAt, by: Int(pollInterval)) {
+            ledger.count(.cwaTestResult, at: poll)
+            if ledger.hourIndex(poll) != nil { ledger.polls += 1 }
+        }
+    }
+
     package func resultDelivered(_ c: FlowCase, now: SimTime, rng: RandomStream) {
-        if rng.bernoulli(p: parameters.teleTANShare) {
+        guard let first = firstPoll(c.positive, rng: rng) else {
             ledger.funnel.teleTAN += 1
             context.schedule(.cwaTeleTAN, c, at: now + context.hours(parameters.hotlineDelayHours.draw(rng)))
             return
         }
-        // QR code scanned at the test: registration, then polling until the result is there.
         let p = c.positive
         state[c.index, default: CaseState()].registrationToken = verification.register(guid: UInt64(p.person), resultAt: p.resultAt)
-        ledger.count(.cwaRegistrationToken, at: p.testedAt)
-        let interval = Int64(parameters.pollIntervalMinutes) * SimDuration.minute
-        var poll = p.testedAt + Int64(rng.uniformInt(Int(interval)))
-        while poll < p.resultAt {
-            ledger.count(.cwaTestResult, at: poll)
-            if ledger.hourIndex(poll) != nil { ledger.polls += 1 }
-            poll += interval
-        }
-        context.schedule(.cwaResultPolled, c, at: poll)
+        // The polls before the result were counted when they happened; this one finds it.
+        let late = max(0, p.resultAt - first)
+        context.schedule(.cwaResultPolled, c, at: first + (late + pollInterval - 1) / pollInterval * pollInterval)
     }
 
     package func handle(_ step: PipelineStep, _ c: FlowCase, now: SimTime) {

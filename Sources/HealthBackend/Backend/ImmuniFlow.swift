@@ -43,6 +43,9 @@ package final class ImmuniFlow: KeySubmissionFlow {
 
     package func purge(before t: SimTime) { otpService.purge(before: t) }
 
+    /// Immuni's app asks nothing before the result: the operator unlocks the OTP afterwards.
+    package func requestsBeforeResult(_ c: FlowCase, rng: RandomStream) {}
+
     package func resultDelivered(_ c: FlowCase, now: SimTime, rng: RandomStream) {
         ledger.funnel.resultInApp += 1
         guard context.consents(rng) else { return }

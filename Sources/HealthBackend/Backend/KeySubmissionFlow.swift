@@ -16,6 +16,10 @@ public enum PipelineStep: Int, CaseIterable, Sendable {
 /// One app's way from a delivered positive result to uploaded keys — verification, uploads —
 /// and what its servers do each hour. `KeySubmissionPipeline` holds one: `CWAFlow` or `ImmuniFlow`.
 package protocol KeySubmissionFlow: AnyObject {
+    /// What an app user's test does before its result (CWA: registration and polling), counted
+    /// in the hours it happens when the case is drawn ahead; `rng` is the case's `.testResult`
+    /// stream, which `resultDelivered` then draws from in the same order.
+    func requestsBeforeResult(_ c: FlowCase, rng: RandomStream)
     /// An app user's positive result is delivered; `rng` is the case's `.testResult` stream.
     func resultDelivered(_ c: FlowCase, now: SimTime, rng: RandomStream)
     /// One of the flow's own steps, at the time it was scheduled for.

@@ -26,6 +26,9 @@ public final class KeySubmissionPipeline {
     package let flow: any KeySubmissionFlow
     package let traffic: AggregatedTraffic
     package let schedule: (PipelineStep, Int32, SimTime) -> Void
+    /// Days ahead the cases are drawn so that what a test does before its result is counted when
+    /// it happens: a test precedes its result by more only with probability 10⁻⁹.
+    package let lookaheadDays: Int
     /// When each drawn case's keys were first published (nil: not yet), by case index.
     private var publishedAt: [SimTime?] = []
 
@@ -37,6 +40,7 @@ public final class KeySubmissionPipeline {
         self.start = start
         self.phoneOf = phoneOf
         self.schedule = schedule
+        lookaheadDays = max(1, Int((health.resultDelayHours.upperQuantile(1e-9) / 24).rounded(.up)))
         clock = CaseClock(parameters: health, seed: seed, populationSize: phoneOf.count, series: series)
         publisher = KeyPublisher(parameters: backend, seed: seed)
         ledger = BackendLedger(start: start, days: days)
@@ -79,6 +83,11 @@ public final class KeySubmissionPipeline {
     /// UTC midnight: the day's index cases, each scheduled at its result time; returns their number.
     @discardableResult
     public func startDay(midnight: SimTime) -> Int {
+        for c in clock.drawAhead(from: midnight, through: midnight + Int64(lookaheadDays) * SimDuration.day)
+        where phoneOf[Int(c.person)] >= 0 {
+            flow.requestsBeforeResult(FlowCase(index: -1, positive: c, phone: phoneOf[Int(c.person)]),
+                                      rng: context.stream(FlowCase(index: -1, positive: c, phone: phoneOf[Int(c.person)]), .testResult))
+        }
         let drawn = clock.drawDay(midnight: midnight)
         for i in drawn {
             publishedAt.append(nil)
@@ -94,7 +103,9 @@ public final class KeySubmissionPipeline {
         if t > start {
             let before = publisher.published.count
             try flow.publish(hourEnd: t)
-            notePublished(publisher.published[before...], hour: ledger.hourIndex(t - 1))
+            // Counted in the hour they are published (the one after the hour they cover), so a
+            // row never changes after its hour, and a run's last instant publishes nothing.
+            notePublished(publisher.published[before...], hour: ledger.hourIndex(t))
         }
         publisher.applyRetention(now: t)
         flow.purge(before: t)

@@ -40,11 +40,11 @@ extension KeySubmissionPipeline {
             keys: .init(received: total.keysReceived, rejected: total.keysRejected, published: total.keysPublished,
                         padding: ledger.paddingKeys, droppedCurrentDay: ledger.keysDroppedCurrentDay,
                         expiredUnpublished: publisher.keysExpiredUnpublished, pendingAtEnd: publisher.pendingKeyCount),
-            packages: .init(published: packages.count, hourly: packages.filter { $0.kind == .hourly }.count,
-                            daily: packages.filter { $0.kind == .daily }.count, batches: packages.filter { $0.kind == .batch }.count,
+            packages: .init(published: packages.count, hourly: packages.lazy.filter { $0.kind == .hourly }.count,
+                            daily: packages.lazy.filter { $0.kind == .daily }.count, batches: packages.lazy.filter { $0.kind == .batch }.count,
                             empty: publisher.emptyPackages, deletedByRetention: publisher.packagesDeleted,
                             onCDNAtEnd: publisher.available.count, bytes: packages.reduce(0) { $0 + Int64($1.bytes) },
-                            maxKeys: packages.map(\.keys.count).max() ?? 0),
+                            maxKeys: packages.lazy.map(\.keys.count).max() ?? 0),
             otp: immuni ? .init(caughtByCheckCharacter: ledger.otpTyposCaught, authorised: ledger.otpTyposUncaught) : nil,
             keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil)
     }
@@ -52,19 +52,18 @@ extension KeySubmissionPipeline {
     /// Columns added to daily.csv and hourly.csv.
     package static var columns: [String] { BackendHour.columns }
 
-    package func hourValues(_ h: Int) -> [ResultTable.Cell] { hourly[h].values.map { .integer($0) } }
-
     package func dayValues(_ d: Int) -> [ResultTable.Cell] {
         hourly[(d * 24)..<min(hourly.count, d * 24 + 24)].reduce(BackendHour(), +).values.map { .integer($0) }
     }
 
-    /// packages.csv: one row per published package.
+    /// packages.csv: one row per published package (made as it is written).
     public func packageTable() -> ResultTable {
-        var t = ResultTable(columns: ["sequence", "name", "kind", "published_at", "keys", "keys_from_population", "bytes"])
-        for p in publisher.published {
-            t.append([.integer(Int64(p.sequence)), .text(p.name), .text(p.kind.rawValue), .text(CivilCalendar.isoDateTimeString(p.publishedAt)),
-                      .integer(Int64(p.keys.count)), .integer(Int64(p.keys.filter { $0.uploader >= 0 }.count)), .integer(Int64(p.bytes))])
+        let packages = publisher.published
+        return .computed(columns: ["sequence", "name", "kind", "published_at", "keys", "keys_from_population", "bytes"],
+                         count: packages.count) { i in
+            let p = packages[i]
+            return [.integer(Int64(p.sequence)), .text(p.name), .text(p.kind.rawValue), .text(CivilCalendar.isoDateTimeString(p.publishedAt)),
+                    .integer(Int64(p.keys.count)), .integer(Int64(p.keys.filter { $0.uploader >= 0 }.count)), .integer(Int64(p.bytes))]
         }
-        return t
     }
 }

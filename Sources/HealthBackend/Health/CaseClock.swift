@@ -12,9 +12,28 @@ public struct CaseClock {
     /// Cases whose result has been delivered, in delivery order.
     public private(set) var delivered: [PositiveCase] = []
     private var indexOfPerson: [Int32: Int32] = [:]
+    /// A copy of the draw state that runs ahead of the clock: it draws each day's cases as the
+    /// clock will (same streams, same people already positive), only earlier.
+    private var ahead: IndexCaseGenerator
+    private var aheadNext: SimTime?
 
     public init(parameters: HealthParameters, seed: UInt64, populationSize: Int, series: CaseSeries?) {
         generator = IndexCaseGenerator(parameters: parameters, seed: seed, populationSize: populationSize, series: series)
+        ahead = generator
+    }
+
+    /// The cases of the days up to the one starting at `lastMidnight` not drawn ahead before,
+    /// from the first day the clock draws: what happens before their results (CWA's test
+    /// registration and polling) is counted when it happens, not when the result is drawn.
+    public mutating func drawAhead(from firstMidnight: SimTime, through lastMidnight: SimTime) -> [PositiveCase] {
+        var drawn: [PositiveCase] = []
+        var midnight = aheadNext ?? firstMidnight
+        while midnight <= lastMidnight {
+            drawn += ahead.cases(midnight: midnight)
+            midnight += SimDuration.day
+        }
+        aheadNext = midnight
+        return drawn
     }
 
     /// Draws the cases whose results arrive on the day starting at `midnight`; returns their

@@ -19,6 +19,14 @@ public struct Delay: Sendable, Equatable {
         let shape = (mean / sd) * (mean / sd)
         return rng.gamma(shape: shape, scale: mean / shape)
     }
+
+    /// A delay that a draw exceeds with probability `q`.
+    public func upperQuantile(_ q: Double) -> Double {
+        guard mean > 0 else { return 0 }
+        guard sd > 0 else { return mean }
+        let shape = (mean / sd) * (mean / sd)
+        return Quantiles.gammaUpper(q, shape: shape, scale: mean / shape)
+    }
 }
 
 /// Index cases and what happens between infection and a positive result in the app.

@@ -37,7 +37,7 @@ public struct GroundTruthDay: Sendable {
         secondsTotal = total
     }
 
-    private init(dayIndex: Int, pairs: [UInt64], secondsWithin: [Int32], secondsTotal: [Int32], closeContactSeconds: Int32) {
+    package init(dayIndex: Int, pairs: [UInt64], secondsWithin: [Int32], secondsTotal: [Int32], closeContactSeconds: Int32) {
         self.dayIndex = dayIndex
         self.pairs = pairs
         self.secondsWithin = secondsWithin

@@ -21,7 +21,7 @@ package final class WorldStage: Stage {
     /// Ground truth of the days within the retention window.
     package private(set) var groundTruth: [GroundTruthDay] = []
     /// Close contacts of every day of the run: detection's ground truth outlives `groundTruth`'s window.
-    package private(set) var closeContactHistory: [GroundTruthDay] = []
+    package let closeContactHistory = CloseContactHistory()
     /// Today's daily.csv counters.
     package private(set) var today = WorldDay()
     private var hourlyScans: [Int64]
@@ -53,7 +53,7 @@ package final class WorldStage: Stage {
 
     package var phoneIsIOS: [Bool] { population.phoneOS.map { $0 == .iOS } }
 
-    package func startDay(_ day: SimulatedDay) {
+    package func startDay(_ day: SimulatedDay) throws {
         availability.roll(dayIndex: day.index)
         fleet.rollKeys(midnight: day.midnight, threads: threads)
         let radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,
@@ -62,7 +62,7 @@ package final class WorldStage: Stage {
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                         threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) })
         groundTruth.append(contacts.groundTruth)
-        closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
+        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
         if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
         let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batch: recording.batch)
         encounters.add(stored)

@@ -20,7 +20,8 @@ public struct ChannelModel: Sendable {
     @inline(__always)
     public func meanAttenuation(metres: Float, layer: ContactLayer, extraLoss: Double) -> Double {
         let d = max(Double(metres), 0.1)
-        return parameters.attenuationAt1m + 10 * parameters.pathLossExponent[layer.rawValue] * log10(d) + extraLoss
+        return parameters.attenuationAt1m + parameters.environmentLoss[layer.rawValue] + 10 * parameters.pathLossExponent[layer.rawValue] * log10(d)
+            + extraLoss
     }
 
     /// Probability that one advert at this attenuation is received.

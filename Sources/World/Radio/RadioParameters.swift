@@ -8,10 +8,10 @@ public enum Placement: Int, CaseIterable, Sendable {
 /// The Bluetooth channel model. Attenuation, as GAEN computes it (advertised Tx power −
 /// measured RSSI), is modelled in dB as
 ///
-///     A = A₁ + 10·n·log₁₀(d / 1 m) + L(placement of each phone) + B·[body between] + S + F + E
+///     A = A₁ + L_env + 10·n·log₁₀(d / 1 m) + L(placement of each phone) + B·[body between] + S + F + E
 ///
-/// with A₁ the attenuation at 1 m in line of sight, n the path-loss exponent of the
-/// environment, L the placement losses, B the body-blocking loss, S log-normal shadowing drawn
+/// with A₁ the attenuation at 1 m in line of sight, L_env the environment's extra loss, n the
+/// path-loss exponent of the environment, L the placement losses, B the body-blocking loss, S log-normal shadowing drawn
 /// once per contact (σ of the environment), F fast fading per advert (σ_fast) and E the sum of
 /// the two devices' calibration errors. Defaults are round values in the ranges reported by
 /// Leith & Farrell's GAEN measurements (Trinity College Dublin, 2020: median attenuation
@@ -21,9 +21,14 @@ public struct RadioParameters: Sendable, Equatable {
     /// Attenuation at 1 m, line of sight, between calibrated phones (free space at 2.44 GHz: 40.2 dB).
     public var attenuationAt1m: Double = 42
     /// Path-loss exponent per contact layer (household, workplace, school, community, transport).
-    public var pathLossExponent: [Double] = [1.8, 1.8, 1.8, 2.0, 1.0]
-    /// Shadowing σ per layer, drawn once per contact (dB).
-    public var shadowingSigma: [Double] = [5, 5, 5, 6, 8]
+    /// Transport: fitted to Leith & Farrell's tram measurements (`ensim radio fit`, 0.36 ± 0.38).
+    public var pathLossExponent: [Double] = [1.8, 1.8, 1.8, 2.0, 0.36]
+    /// Shadowing σ per layer, drawn once per contact (dB). Transport: the tram fit leaves no room
+    /// for shadowing beyond placement, body and calibration losses (0 ± 1.5 dB).
+    public var shadowingSigma: [Double] = [5, 5, 5, 6, 0]
+    /// Extra loss of the environment per layer (dB). Transport: the tram carriage, fitted
+    /// (7.1 ± 1.6 dB); the other layers have no measurement to fit and keep 0.
+    public var environmentLoss: [Double] = [0, 0, 0, 0, 7.1]
     /// Per-advert fading σ (dB).
     public var fadingSigma: Double = 3
     /// Loss of each placement (hand, pocket, bag), dB.
@@ -64,6 +69,7 @@ public struct RadioParameters: Sendable, Equatable {
         let layers = ContactLayer.allCases.count
         if pathLossExponent.count != layers || pathLossExponent.contains(where: { $0 < 0 }) { problems.append("path_loss_exponent: one non-negative value per layer") }
         if shadowingSigma.count != layers || shadowingSigma.contains(where: { $0 < 0 }) { problems.append("shadowing_sigma_db: one non-negative value per layer") }
+        if environmentLoss.count != layers { problems.append("environment_loss_db: one value per layer") }
         if fadingSigma < 0 { problems.append("fading_sigma_db must not be negative") }
         if calibrationErrorSigma < 0 { problems.append("calibration_error_sigma_db must not be negative") }
         if abs(placementShares.reduce(0, +) - 1) > 1e-6 { problems.append("placement shares must sum to 1") }

@@ -1,0 +1,57 @@
+import EventEngine
+import Foundation
+import HealthBackend
+@testable import Reporting
+import Simulation
+import SimulationCore
+import Testing
+import World
+
+/// Tables streamed into the run folder while the run goes are the bytes the in-memory tables
+/// would have written, and a failed write is reported, not lost.
+@Suite struct CSVStreamsTests {
+    static func config() -> SimulationConfig {
+        SimulationConfig(name: "streams", seed: 5, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: 2,
+                         population: PopulationParameters(size: 300, appAdoption: 0.5), threads: 2)
+    }
+
+    @Test func streamedMinutesEqualTheInMemoryTable() throws {
+        let inMemory = try Simulation(config: Self.config()).run()
+        let minutes = try #require(inMemory.tables.first { $0.name == "distribution_minutes.csv" }?.table)
+        #expect(minutes.count == 2 * 1_440)
+
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
+        defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
+        let streams = CSVStreams(folder: folder)
+        let streamed = try Simulation(config: Self.config(), streams: streams).run()
+        try streams.finish()
+        #expect(streams.names == ["distribution_minutes.csv"])
+        let written = try Data(contentsOf: folder.stagingURL.appendingPathComponent("distribution_minutes.csv"))
+        #expect(written == CSVReport.encode(minutes))
+        // Everything else is unchanged, and the streamed table is not held a second time.
+        #expect(streamed.summary == inMemory.summary && streamed.daily == inMemory.daily && streamed.hourly == inMemory.hourly)
+        #expect(streamed.tables == inMemory.tables.filter { $0.name != "distribution_minutes.csv" })
+    }
+
+    @Test func aWriteErrorIsThrownByFinish() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
+        defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
+        let streams = CSVStreams(folder: folder)
+        let table = streams.open("missing/minutes.csv", columns: ["a"])   // its folder does not exist
+        table.append([.integer(1)])
+        #expect(throws: ReportingError.self) { try streams.finish() }
+        do { try streams.finish() } catch { #expect("\(error)".contains("missing/minutes.csv")) }
+    }
+
+    @Test func computedTablesReadLikeStoredOnes() {
+        var stored = ResultTable(columns: ["i", "square"])
+        for i in 0..<5 { stored.append([.integer(Int64(i)), .integer(Int64(i * i))]) }
+        let computed = ResultTable.computed(columns: ["i", "square"], count: 5) { [.integer(Int64($0)), .integer(Int64($0 * $0))] }
+        #expect(computed == stored && computed.rows == stored.rows && computed.column("square") == stored.column("square"))
+        #expect(CSVReport.encode(computed) == CSVReport.encode(stored))
+        let other = ResultTable.computed(columns: ["i", "square"], count: 5) { [.integer(Int64($0)), .integer(Int64($0))] }
+        #expect(other != stored)
+    }
+}
