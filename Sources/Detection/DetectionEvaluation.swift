@@ -130,7 +130,8 @@ extension ExposureDetection {
             precision: ProportionSummary(tp, of: notified.count), recall: ProportionSummary(eligibleHit, of: eligiblePhones.count),
             falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
             falseNegativeRate: ProportionSummary(fn, of: eligiblePhones.count),
-            latencyHours: LatencyHoursSummary(sorted: sortedLatency), indexCasesWithNotifications: perCase.count)
+            latencyHours: LatencyHoursSummary(sorted: sortedLatency), indexCasesWithNotifications: perCase.count,
+            keyFileRateLimit: keyFiles.summary)
         return DetectionReport(summary: summary, tables: [
             NamedTable("notifications_daily.csv", dailyTable(exposed: truth.exposed)),
             NamedTable("notifications_per_case.csv", perCaseTable(perCase, testedAt: testedAt)),

@@ -7,6 +7,8 @@ public struct DetectionParameters: Sendable, Equatable {
     public var gridAttenuations: [Int]
     /// Minimum minutes a day at or below the attenuation threshold, the grid's other axis.
     public var gridMinutes: [Int]
+    /// The OS's daily limit on key files checked, per platform (default: none).
+    public var keyFileRateLimit = KeyFileRateLimit()
 
     public static let defaultGridAttenuations = Array(stride(from: 45, through: 80, by: 5))
     public static let defaultGridMinutes = [5, 10, 15, 20, 30]

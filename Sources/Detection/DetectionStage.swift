@@ -18,7 +18,7 @@ package final class DetectionStage: Stage {
         self.backend = backend
         self.distribution = distribution
         detection = ExposureDetection(parameters: parameters, start: run.start, appPhoneOwners: world.fleet.owners,
-                                      threads: run.threads)
+                                      threads: run.threads, appPhoneIsIOS: world.phoneIsIOS)
         // Immuni uploads carry the uploader's own detection summaries.
         let detection = self.detection
         backend.pipeline.exposureSummaries = { phone, time in detection.immuniSummaries(phone: phone, before: time) }

@@ -46,13 +46,18 @@ public final class ExposureDetection {
     public private(set) var encountersChecked: Int64 = 0
     public private(set) var identifiersDerived: Int64 = 0
     public private(set) var matchedEncounters: Int64 = 0
+    /// Files waiting for the OS's daily quota (`parameters.keyFileRateLimit`).
+    package private(set) var keyFiles: KeyFileQueue
 
-    public init(parameters: DetectionParameters, start: SimTime, appPhoneOwners: [Int32], threads: Int) {
+    /// - Parameter appPhoneIsIOS: OS of each app phone, for the per-platform key-file limit
+    ///   (empty: all count as Android; only read when a limit is set).
+    public init(parameters: DetectionParameters, start: SimTime, appPhoneOwners: [Int32], threads: Int, appPhoneIsIOS: [Bool] = []) {
         self.parameters = parameters
         self.start = start
         owners = appPhoneOwners
         self.threads = threads
         maxDownloaded = Array(repeating: -1, count: appPhoneOwners.count)
+        keyFiles = KeyFileQueue(limit: parameters.keyFileRateLimit, isIOS: appPhoneIsIOS)
     }
 
     package var startDayNumber: Int64 { SimClock.dayNumber(start) }
@@ -73,8 +78,10 @@ public final class ExposureDetection {
             }
         }
         if inSequence { packagesSeen = max(packagesSeen, packages.endIndex) }
-        if downloads.isEmpty { return }
-        let sorted = downloads.sorted { ($0.phone, $0.at, $0.package) < ($1.phone, $1.at, $1.package) }
+        // The OS checks at most its daily quota of files; the rest wait for a later day (and count
+        // as not yet downloaded for the misses: detection has not seen them).
+        let sorted = keyFiles.admit(downloads, midnight: start + Int64(dayIndex) * SimDuration.day)
+        if sorted.isEmpty { return }
         var rowStart = [Int](repeating: 0, count: owners.count + 1)
         for d in sorted {
             rowStart[Int(d.phone) + 1] += 1

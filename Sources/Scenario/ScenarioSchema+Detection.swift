@@ -58,6 +58,15 @@ extension ScenarioSchema {
         ], check: { s in
             s.detection.gridAttenuationFrom <= s.detection.gridAttenuationTo ? nil : "attenuation_from_db must not exceed attenuation_to_db"
         }, doc: "The attenuation × duration grid scored in the same run (thresholds.csv)."),
+        .section("key_file_rate_limit", [
+            .integer("ios_files_per_day", \S.detection.keyFileRateLimit.iosFilesPerDay, range: 0...1_000, unit: "files/day",
+                     doc: "Key files an iPhone's exposure detection may check per UTC day; 0: no limit (iOS 13.7+/ENAPI v2: 15)."),
+            .integer("android_files_per_day", \S.detection.keyFileRateLimit.androidFilesPerDay, range: 0...1_000, unit: "files/day",
+                     doc: "Key files an Android phone may check per UTC day; 0: no limit (provideDiagnosisKeys: 20 a day, cwa-documentation#466)."),
+        ], doc: """
+            The OS's daily limit on key files handed to exposure detection; files over it wait for the next day's quota \
+            (summary detection.key_file_rate_limit counts them). Off by default: outputs as before.
+            """),
     ]
 
     static let gaenV1: [Field] = [

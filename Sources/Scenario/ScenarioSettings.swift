@@ -81,6 +81,7 @@ public struct DetectionSettings: Sendable, Equatable {
     public var gridAttenuationTo: Int
     public var gridAttenuationStep: Int
     public var gridMinutes = DetectionParameters.defaultGridMinutes
+    public var keyFileRateLimit = KeyFileRateLimit()
 
     public init() {
         let grid = DetectionParameters.defaultGridAttenuations
@@ -105,9 +106,11 @@ public struct DetectionSettings: Sendable, Equatable {
         case .v2: .v2(v2.config)
         }
         let step = max(gridAttenuationStep, 1)
-        return DetectionParameters(preset: preset, model: model,
-                                   gridAttenuations: Array(stride(from: gridAttenuationFrom, through: gridAttenuationTo, by: step)),
-                                   gridMinutes: gridMinutes)
+        var p = DetectionParameters(preset: preset, model: model,
+                                    gridAttenuations: Array(stride(from: gridAttenuationFrom, through: gridAttenuationTo, by: step)),
+                                    gridMinutes: gridMinutes)
+        p.keyFileRateLimit = keyFileRateLimit
+        return p
     }
 }
 

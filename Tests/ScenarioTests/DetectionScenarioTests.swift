@@ -49,4 +49,12 @@ import Testing
                 == ["s.yaml:5:9: app.detection.gaen_v2.attenuation_thresholds_db: thresholds must increase strictly: immediate < near < medium"])
         #expect(problems("app:\n  detection:\n    gaen_v2:\n      attenuation_weights:\n        near: 3\n").first?.contains("app.detection.gaen_v2.attenuation_weights.near: 3 is out of range; expected a number from 0 to 2.5") == true)
     }
+
+    @Test func keyFileRateLimitIsOffByDefaultAndReadPerPlatform() throws {
+        #expect(try detection("").keyFileRateLimit == KeyFileRateLimit() && !KeyFileRateLimit().isActive)
+        let d = try detection("app:\n  detection:\n    key_file_rate_limit:\n      ios_files_per_day: 15\n      android_files_per_day: 20\n")
+        #expect(d.keyFileRateLimit.filesPerDay(isIOS: true) == 15 && d.keyFileRateLimit.filesPerDay(isIOS: false) == 20)
+        #expect(problems("app:\n  detection:\n    key_file_rate_limit:\n      ios_files_per_day: -1\n").first?
+                    .contains("app.detection.key_file_rate_limit.ios_files_per_day: -1 is out of range; expected an integer from 0 to 1000") == true)
+    }
 }

@@ -116,6 +116,36 @@ import Testing
         return (detection, detection.finish(groundTruth: sim.groundTruth, cases: cases))
     }
 
+    /// One file a day: an empty file fetched first uses the quota, so the keys wait a day and the
+    /// same phones are notified at the next UTC midnight.
+    @Test func keyFileRateLimitDefersDetectionToTheNextDay() throws {
+        let sim = Self.simulation
+        let (cases, package) = Self.scenario(sim)
+        let (unlimited, _) = try detect(threads: 2)
+        var parameters = DetectionParameters(preset: .cwaV2)
+        parameters.keyFileRateLimit = KeyFileRateLimit(iosFilesPerDay: 1, androidFilesPerDay: 1)
+        let phones = sim.appPhoneOwners.count
+        let detection = ExposureDetection(parameters: parameters, start: Self.config.start, appPhoneOwners: sim.appPhoneOwners, threads: 2,
+                                          appPhoneIsIOS: (0..<phones).map { $0 % 3 == 0 })
+        let empty = PublishedPackage(sequence: 1, name: "test/1", kind: .batch, publishedAt: package.publishedAt, covers: package.covers,
+                                     keys: [], bytes: 0)
+        let at = package.publishedAt + 60
+        let downloads = (0..<phones).flatMap { p in
+            [PackageDownload(phone: Int32(p), package: 1, at: at), PackageDownload(phone: Int32(p), package: 0, at: at + 1)]
+        }
+        let last = Self.config.days - 1
+        try detection.process(dayIndex: last, downloads: downloads, packages: [package, empty], encounters: sim.encounters)
+        #expect(detection.notifications.isEmpty)
+        #expect(detection.keyFiles.filesDeferred == Int64(phones) && detection.keyFiles.filesPending == Int64(phones))
+        try detection.process(dayIndex: last + 1, downloads: [], packages: [package, empty], encounters: sim.encounters)
+        let nextMidnight = Self.config.start + Int64(last + 1) * SimDuration.day
+        #expect(!unlimited.notifications.isEmpty)
+        #expect(Set(detection.notifications.keys) == Set(unlimited.notifications.keys))
+        #expect(detection.notifications.values.allSatisfy { $0.at == nextMidnight })
+        let summary = try #require(detection.finish(groundTruth: sim.groundTruth, cases: cases).summary.keyFileRateLimit)
+        #expect(summary.filesChecked == 2 * Int64(phones) && summary.filesDeferred == Int64(phones) && summary.filesPendingAtEnd == 0)
+    }
+
     @Test func closeContactsAreNotifiedFarOnesMostlyNot() throws {
         let sim = Self.simulation
         let (detection, report) = try detect(threads: 2)
