@@ -55,6 +55,9 @@ public final class KeySubmissionPipeline {
 
     /// Cases whose result has been delivered, in delivery order.
     public var positiveCases: [PositiveCase] { clock.delivered }
+
+    /// Replaces the case series: each day's cases (results due that day) come from `source`.
+    package func takeCases(from source: @escaping (SimTime) -> [PositiveCase]) { clock.source = source }
     /// Accepted first uploads of app users' keys, in upload order (P6 discloses at the same moments).
     public var uploads: [CaseUpload] { server.caseUploads }
     public var funnel: Funnel { ledger.funnel }

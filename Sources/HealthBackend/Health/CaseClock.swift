@@ -12,6 +12,8 @@ public struct CaseClock {
     /// Cases whose result has been delivered, in delivery order.
     public private(set) var delivered: [PositiveCase] = []
     private var indexOfPerson: [Int32: Int32] = [:]
+    /// When set (the epidemic), the day's cases come from here instead of the case series.
+    package var source: ((SimTime) -> [PositiveCase])?
 
     public init(parameters: HealthParameters, seed: UInt64, populationSize: Int, series: CaseSeries?) {
         generator = IndexCaseGenerator(parameters: parameters, seed: seed, populationSize: populationSize, series: series)
@@ -21,7 +23,7 @@ public struct CaseClock {
     /// indices, in result-time order.
     public mutating func drawDay(midnight: SimTime) -> Range<Int32> {
         let first = Int32(cases.count)
-        for c in generator.cases(midnight: midnight) {
+        for c in source?(midnight) ?? generator.cases(midnight: midnight) {
             indexOfPerson[c.person] = Int32(cases.count)
             cases.append(c)
         }
