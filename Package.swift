@@ -75,7 +75,7 @@ let package = Package(
                                                  "GSL", "EventEngine", "P6", .product(name: "Crypto", package: "swift-crypto")]),
         // The epidemic: transmission over the contacts, testing, quarantine on notification.
         .target(name: "Epidemic", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
-                                                 "GSL", "CGSL", "EventEngine"]),
+                                                 "GSL", "EventEngine"]),
         // The run: builds the stages from the configuration and drives the day's pipeline.
         .target(name: "Simulation", dependencies: simulationStages + ["GSL", "EventEngine", "GAEN"]),
 

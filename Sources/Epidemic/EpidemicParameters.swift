@@ -9,7 +9,7 @@ public struct EpidemicParameters: Sendable, Equatable {
     /// Mean infections imported each day (Poisson), among the susceptible.
     public var importsPerDay = 0.5
     /// Infection hazard per minute within 1 m of a symptomatic source at peak infectiousness.
-    public var hazardPerMinute = 0.0015
+    public var hazardPerMinute = 0.004
     /// Infectiousness profile over time since infection (gamma): mean and sd in days.
     public var infectiousnessMeanDays = 5.5
     public var infectiousnessSDDays = 2.14

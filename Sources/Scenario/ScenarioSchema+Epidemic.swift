@@ -15,7 +15,8 @@ extension ScenarioSchema {
                 doc: "Mean infections from outside each day (Poisson), among the susceptible."),
         .number("hazard_per_minute", \S.epidemic.hazardPerMinute, range: 0...10, unit: "1/minute", doc: """
             Infection hazard per minute within 1 m of a symptomatic person at peak infectiousness; farther segments count \
-            (1 m / distance)². ENSim's calibration: growth of about 10% a day in `Scenarios/epidemic.yaml` (see epidemic.md).
+            (1 m / distance)². ENSim's calibration (no published value fits this dose model): in `Scenarios/epidemic.yaml` \
+            0.0015 died out and 0.008 doubled every ~3 days; see docs/model/epidemic.md.
             """),
         .section("infectiousness", [
             .number("mean_days", \S.epidemic.infectiousnessMeanDays, range: 0.5...30, unit: "days",
