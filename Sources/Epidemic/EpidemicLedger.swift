@@ -97,6 +97,10 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
     /// Person-days of quarantine and isolation.
     public var confinedPersonDays: Int
     public var peakInfectious: Int
+    /// With `counterfactual`: infections of the same seed with nobody acting on notifications
+    /// (common random numbers: every draw is keyed by person, day or contact), and the difference.
+    public var counterfactualInfections: Int?
+    public var infectionsAverted: Int?
 
     package enum CodingKeys: String, CodingKey {
         case infections, imports, attackRate = "attack_rate", infectionsByLayer = "infections_by_layer"
@@ -104,5 +108,6 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
         case positivesForSymptoms = "positives_for_symptoms", positivesAfterNotification = "positives_after_notification"
         case notified, notifiedAlreadyInfected = "notified_already_infected", notifiedInfectedLater = "notified_infected_later"
         case confinedPersonDays = "confined_person_days", peakInfectious = "peak_infectious"
+        case counterfactualInfections = "counterfactual_infections", infectionsAverted = "infections_averted"
     }
 }

@@ -36,6 +36,10 @@ public struct EpidemicParameters: Sendable, Equatable {
     /// Share of positives who isolate, and for how many days.
     public var isolationCompliance = 0.8
     public var isolationDays = 10
+    /// Also run the same seed with nobody acting on notifications, and report infections averted.
+    public var counterfactual = false
+    /// False in the counterfactual run: notifications change nothing (no quarantine, no test).
+    package var actsOnNotifications = true
 
     public init() {}
 

@@ -133,6 +133,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
 
     /// Newly notified app users quarantine and test, each with a probability from their own stream.
     private func reactToNotifications(_ day: SimulatedDay) {
+        guard parameters.actsOnNotifications else { return }
         let fresh = detection.detection.notifications.keys.filter { !notifiedHandled.contains($0) }.sorted()
         for phone in fresh {
             notifiedHandled.insert(phone)

@@ -9,6 +9,10 @@ extension ScenarioSchema {
             Run the epidemic: infections spread over the simulated contacts, and the health system's index cases are the \
             epidemic's positive tests instead of `health`'s case series. Off: every output as without the block.
             """),
+        .boolean("counterfactual", \S.epidemic.counterfactual, doc: """
+            Also run the same seed with nobody acting on notifications (common random numbers) and report \
+            `counterfactual_infections` and `infections_averted`; the run takes about twice as long.
+            """),
         .integer("initial_infections", \S.epidemic.initialInfections, range: 0...10_000_000, unit: "people",
                  doc: "People infected on the first day (at random times of that day)."),
         .number("imports_per_day", \S.epidemic.importsPerDay, range: 0...1_000_000, unit: "infections/day",

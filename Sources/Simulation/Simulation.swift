@@ -94,7 +94,22 @@ public final class Simulation {
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: world.fleet.count, contacts: world.totalContacts, scanInstances: world.totalScans))
         }
-        return results()
+        var results = results()
+        if config.epidemic.enabled && config.epidemic.counterfactual, let infections = results.summary.epidemic?.infections {
+            let without = try counterfactualInfections()
+            results.summary.epidemic?.counterfactualInfections = without
+            results.summary.epidemic?.infectionsAverted = without - infections
+        }
+        return results
+    }
+
+    /// The same seed with nobody acting on notifications: the app does nothing.
+    private func counterfactualInfections() throws -> Int {
+        var other = config
+        other.epidemic.counterfactual = false
+        other.epidemic.actsOnNotifications = false
+        other.writeHourly = false
+        return try Simulation(config: other).run().summary.epidemic?.infections ?? 0
     }
 
     /// Every stage's result, once the last day has run.

@@ -45,6 +45,24 @@ import Testing
         #expect((a.summary.epidemic?.infections ?? 0) > 40)
     }
 
+    /// With adoption 0 nobody is notified: the counterfactual is the run itself. With everyone
+    /// using the app and acting on every notification, the app averts infections.
+    @Test func counterfactualAvertsNothingWithoutTheAppAndSomethingWithIt() throws {
+        var none = Self.config(days: 14)
+        none.epidemic.counterfactual = true
+        none.epidemic.hazardPerMinute = 0.006
+        none.population.appAdoption = 0
+        let e0 = try #require(try Simulation(config: none).run().summary.epidemic)
+        #expect(e0.notified == 0 && e0.infectionsAverted == 0 && e0.counterfactualInfections == e0.infections)
+
+        var all = none
+        all.population.appAdoption = 1
+        all.health.uploadConsentShare = 1
+        let e1 = try #require(try Simulation(config: all).run().summary.epidemic)
+        #expect(e1.notified > 0)
+        #expect((e1.infectionsAverted ?? 0) > 0)
+    }
+
     /// Without the block the run is the case-series run, whatever the epidemic's other keys say.
     @Test func caseSeriesModeIgnoresTheEpidemicParameters() throws {
         var other = Self.config(days: 4, enabled: false)
