@@ -48,7 +48,7 @@ import Testing
     /// With adoption 0 nobody is notified: the counterfactual is the run itself. With everyone
     /// using the app and acting on every notification, the app averts infections.
     @Test func counterfactualAvertsNothingWithoutTheAppAndSomethingWithIt() throws {
-        var none = Self.config(days: 14)
+        var none = Self.config(days: 10)
         none.epidemic.counterfactual = true
         none.epidemic.hazardPerMinute = 0.006
         none.population.appAdoption = 0
