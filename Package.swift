@@ -4,7 +4,7 @@ import PackageDescription
 
 /// The simulation's stage targets, bottom to top (layer 4 below).
 let simulationStages: [Target.Dependency] = ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
-                                             "Analytics", "P6Phones"]
+                                             "Analytics", "P6Phones", "Epidemic"]
 
 let package = Package(
     name: "ENSim",
@@ -73,6 +73,9 @@ let package = Package(
         // P6 phones beside GAEN, and the P6 collision study.
         .target(name: "P6Phones", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
                                                  "GSL", "EventEngine", "P6", .product(name: "Crypto", package: "swift-crypto")]),
+        // The epidemic: transmission over the contacts, testing, quarantine on notification.
+        .target(name: "Epidemic", dependencies: ["SimulationCore", "World", "HealthBackend", "Distribution", "Detection",
+                                                 "GSL", "EventEngine"]),
         // The run: builds the stages from the configuration and drives the day's pipeline.
         .target(name: "Simulation", dependencies: simulationStages + ["GSL", "EventEngine", "GAEN"]),
 

@@ -35,6 +35,13 @@ public enum ScenarioSchema {
             let (k, w) = (s.p6.matchThreshold, s.p6.matchWindow)
             return k <= w ? nil : "match_threshold (\(k)) must not exceed match_window (\(w))"
         }, doc: "P6 proximity protocol phones beside GAEN on the same contacts."),
+        .section("epidemic", epidemic, check: { s in
+            // Only for an enabled block, and a valid size (a bad size has its own problem line).
+            let size = s.population.size
+            guard s.epidemic.enabled, size >= 1 else { return nil }
+            return s.epidemic.initialInfections <= size ? nil
+                : "initial_infections (\(s.epidemic.initialInfections)) must not exceed population.size (\(size))"
+        }, doc: "An epidemic over the simulated contacts whose positive tests are the index cases (off by default)."),
         .section("outputs", outputs, doc: "What a run writes besides summary.json, daily.csv and manifest.json."),
     ]
 

@@ -1,6 +1,7 @@
 import Analytics
 import Detection
 import Distribution
+import Epidemic
 import EventEngine
 import HealthBackend
 import P6Phones
@@ -31,6 +32,7 @@ public struct ScenarioSettings: Sendable, Equatable {
     public var analytics = AnalyticsParameters.default
     public var analyticsSweep = AnalyticsSweepSettings()
     public var p6 = P6RunParameters.default
+    public var epidemic = EpidemicParameters.default
     public var writeHourly = true
 
     public init() {}
@@ -48,11 +50,13 @@ public struct ScenarioSettings: Sendable, Equatable {
         population.adoptionByAge = adoptionModel == .byAge ? adoptionByAge : nil
         var analytics = analytics
         analytics.sweepPWithoutExposure = analyticsSweep.values
-        return SimulationConfig(
+        var config = SimulationConfig(
             name: name ?? "", seed: seed, start: start.start, days: days, population: population,
             availability: availability, contacts: contacts, radio: radio, health: health, backend: backend,
             distribution: distribution, detection: detection.parameters, analytics: analytics, p6: p6,
             writeHourly: writeHourly, threads: threads)
+        config.epidemic = epidemic
+        return config
     }
 }
 

@@ -1,6 +1,7 @@
 import Analytics
 import Detection
 import Distribution
+import Epidemic
 import HealthBackend
 import P6Phones
 import SimulationCore
@@ -27,12 +28,14 @@ public struct RunSummary: Equatable, Sendable, Encodable {
     public var p6: P6Summary?
     /// The Analytics Service (the `analytics` block), when enabled.
     public var analytics: AnalyticsSummary?
+    /// The epidemic (the `epidemic` block), when enabled.
+    public var epidemic: EpidemicSummary?
 
     package enum CodingKeys: String, CodingKey {
         case scenario, start, days, population
         case appPhones = "app_phones", appAdoption = "app_adoption", contacts
         case contactsPerPersonDay = "contacts_per_person_day", scanInstances = "scan_instances"
         case encounterBytesPerPhoneDay = "encounter_bytes_per_phone_day", encounterStoreBytesAtEnd = "encounter_store_bytes_at_end"
-        case health, backend, events, eventsByKind = "events_by_kind", distribution, detection, p6, analytics
+        case health, backend, events, eventsByKind = "events_by_kind", distribution, detection, p6, analytics, epidemic
     }
 }

@@ -1,6 +1,7 @@
 import Analytics
 import Detection
 import Distribution
+import Epidemic
 import EventEngine
 import GAEN
 import GSL
@@ -38,10 +39,10 @@ public final class Simulation {
     package let detectionStage: DetectionStage
     package let analytics: AnalyticsStage?
     package let p6Stage: P6Stage?
+    package let epidemic: EpidemicStage?
     private let stages: [any Stage]
 
-    private var daily = ResultTable(columns: ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
-                                    + DistributionStage.dailyColumns + DetectionStage.dailyColumns)
+    private var daily: ResultTable
 
     /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
     /// - Parameter streams: where tables that grow with the run's length go as their rows become
@@ -65,9 +66,15 @@ public final class Simulation {
                                    distribution: distributionStage, detection: detectionStage)
         p6Stage = P6Stage(run, parameters: config.p6, downloads: config.distribution, world: world, backend: keySubmission,
                           distribution: distributionStage, detection: detectionStage)
+        epidemic = config.epidemic.enabled
+            ? EpidemicStage(run, parameters: config.epidemic, world: world, backend: keySubmission, detection: detectionStage) : nil
         var stages: [any Stage] = [world, keySubmission, distributionStage, detectionStage]
         if let analytics { stages.append(analytics) }
         if let p6Stage { stages.append(p6Stage) }
+        if let epidemic { stages.append(epidemic) }
+        daily = ResultTable(columns: ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
+                            + DistributionStage.dailyColumns + DetectionStage.dailyColumns
+                            + (epidemic == nil ? [] : EpidemicStage.dailyColumns))
         self.stages = stages
     }
 
@@ -86,11 +93,26 @@ public final class Simulation {
             for stage in stages { try stage.endDay(day) }
             daily.append([.integer(Int64(dayIndex)), .text(CivilCalendar.isoDateString(day.midnight))] + world.today.values
                          + [.integer(Int64(engine.processedCount - eventsBefore))] + keySubmission.dailyValues(day)
-                         + distributionStage.dailyValues + detectionStage.dailyValues)
+                         + distributionStage.dailyValues + detectionStage.dailyValues + (epidemic?.dailyValues(day) ?? []))
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: world.fleet.count, contacts: world.totalContacts, scanInstances: world.totalScans))
         }
-        return results()
+        var results = results()
+        if config.epidemic.enabled && config.epidemic.counterfactual, let infections = results.summary.epidemic?.infections {
+            let without = try counterfactualInfections()
+            results.summary.epidemic?.counterfactualInfections = without
+            results.summary.epidemic?.infectionsAverted = without - infections
+        }
+        return results
+    }
+
+    /// The same seed with nobody acting on notifications: the app does nothing.
+    private func counterfactualInfections() throws -> Int {
+        var other = config
+        other.epidemic.counterfactual = false
+        other.epidemic.actsOnNotifications = false
+        other.writeHourly = false
+        return try Simulation(config: other).run().summary.epidemic?.infections ?? 0
     }
 
     /// Every stage's result, once the last day has run.
@@ -113,6 +135,7 @@ public final class Simulation {
             summary.p6 = p6.summary
             tables += p6.tables
         }
+        summary.epidemic = epidemic?.result()
         if let analytics = analytics?.result() {
             summary.analytics = analytics.summary
             tables += analytics.tables

@@ -32,5 +32,20 @@ extension SimulationConfig {
         for (key, weights) in distributions where weights.isEmpty || !weights.allSatisfy({ $0.isFinite && $0 >= 0 }) || !weights.contains(where: { $0 > 0 }) {
             throw ConfigurationError(description: "\(key) must be finite non-negative weights, not all zero")
         }
+            if epidemic.enabled { try checkEpidemic() }
+    }
+
+    private func checkEpidemic() throws(ConfigurationError) {
+        let e = epidemic
+        let shares = [e.symptomaticTestProbability, e.quarantineCompliance, e.notifiedTestProbability, e.isolationCompliance,
+                      e.asymptomaticInfectiousness] + e.asymptomaticShareByAge
+        let positive = [e.infectiousnessMeanDays, e.infectiousnessSDDays, e.incubationMeanDays, e.incubationSDDays]
+        let nonNegative = [e.importsPerDay, e.hazardPerMinute, e.onsetToTestDays, e.resultDelayDays, e.notificationToTestDays] + e.layerFactors
+        guard e.asymptomaticShareByAge.count == 3, e.layerFactors.count == 5, (0...population.size).contains(e.initialInfections),
+              e.quarantineDays >= 0, e.isolationDays >= 0, shares.allSatisfy({ (0...1).contains($0) }),
+              positive.allSatisfy({ $0.isFinite && $0 > 0 }), nonNegative.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw ConfigurationError(description: "epidemic: shares must be 0…1, durations and rates finite and non-negative, "
+                                     + "3 age groups, 5 layer factors, initial_infections at most population.size")
+        }
     }
 }

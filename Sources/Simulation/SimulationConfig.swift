@@ -1,6 +1,7 @@
 import Analytics
 import Detection
 import Distribution
+import Epidemic
 import EventEngine
 import HealthBackend
 import P6Phones
@@ -25,6 +26,8 @@ public struct SimulationConfig: Sendable, Equatable {
     /// The `p6` block: P6 phones beside GAEN (off by default).
     public var p6: P6RunParameters
     public var writeHourly: Bool
+    /// The `epidemic` block: transmission, testing and quarantine (off by default).
+    public var epidemic: EpidemicParameters = .default
     /// The `app.detection` block.
     public var detection: DetectionParameters
     /// Worker threads for parallel phases; results never depend on it.

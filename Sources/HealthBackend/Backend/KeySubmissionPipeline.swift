@@ -59,6 +59,9 @@ public final class KeySubmissionPipeline {
 
     /// Cases whose result has been delivered, in delivery order.
     public var positiveCases: [PositiveCase] { clock.delivered }
+
+    /// Replaces the case series: each day's cases (results due that day) come from `source`.
+    package func takeCases(from source: @escaping (SimTime) -> [PositiveCase]) { clock.source = source }
     /// Accepted first uploads of app users' keys, in upload order (P6 discloses at the same moments).
     public var uploads: [CaseUpload] { server.caseUploads }
     public var funnel: Funnel { ledger.funnel }
@@ -89,6 +92,14 @@ public final class KeySubmissionPipeline {
                                       rng: context.stream(FlowCase(index: -1, positive: c, phone: phoneOf[Int(c.person)]), .testResult))
         }
         let drawn = clock.drawDay(midnight: midnight)
+        // Cases not drawn ahead (the epidemic's) count what their tests did before their result
+        // now, in the past hours it happened.
+        if !clock.drawsAhead {
+            for i in drawn where phoneOf[Int(clock[i].person)] >= 0 {
+                let c = FlowCase(index: i, positive: clock[i], phone: phoneOf[Int(clock[i].person)])
+                flow.requestsBeforeResult(c, rng: context.stream(c, .testResult))
+            }
+        }
         for i in drawn {
             publishedAt.append(nil)
             schedule(.testResult, i, clock[i].resultAt)

@@ -16,6 +16,10 @@ public struct CaseClock {
     /// clock will (same streams, same people already positive), only earlier.
     private var ahead: IndexCaseGenerator
     private var aheadNext: SimTime?
+    /// When set (the epidemic), the day's cases come from here instead of the case series.
+    package var source: ((SimTime) -> [PositiveCase])?
+    /// Whether `drawAhead` sees the cases before their day (not with the epidemic as source).
+    package var drawsAhead: Bool { source == nil }
 
     public init(parameters: HealthParameters, seed: UInt64, populationSize: Int, series: CaseSeries?) {
         generator = IndexCaseGenerator(parameters: parameters, seed: seed, populationSize: populationSize, series: series)
@@ -26,6 +30,8 @@ public struct CaseClock {
     /// from the first day the clock draws: what happens before their results (CWA's test
     /// registration and polling) is counted when it happens, not when the result is drawn.
     public mutating func drawAhead(from firstMidnight: SimTime, through lastMidnight: SimTime) -> [PositiveCase] {
+        // The epidemic's cases arise from the run itself and cannot be drawn ahead.
+        guard source == nil else { return [] }
         var drawn: [PositiveCase] = []
         var midnight = aheadNext ?? firstMidnight
         while midnight <= lastMidnight {
@@ -40,7 +46,7 @@ public struct CaseClock {
     /// indices, in result-time order.
     public mutating func drawDay(midnight: SimTime) -> Range<Int32> {
         let first = Int32(cases.count)
-        for c in generator.cases(midnight: midnight) {
+        for c in source?(midnight) ?? generator.cases(midnight: midnight) {
             indexOfPerson[c.person] = Int32(cases.count)
             cases.append(c)
         }

@@ -18,3 +18,23 @@ package protocol AppContactRecorder: AnyObject {
     /// `key` identifies the contact within the run (initiator, day, ordinal).
     func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64)
 }
+
+/// Watches every contact of the day, app users or not (the epidemic's transmission), sharded
+/// like `AppContactObserver`.
+package protocol ContactObserver: AnyObject {
+    func beginShards(_ count: Int)
+    func recorder(shard index: Int) -> any ContactRecorder
+    func endShards()
+}
+
+/// One shard's view of a `ContactObserver`.
+package protocol ContactRecorder: AnyObject {
+    /// `key` identifies the contact within the run (initiator, day, ordinal).
+    func record(_ contact: ContactView, key: UInt64)
+}
+
+/// Removes contacts before anything sees them (quarantine, isolation). Called from every
+/// shard's thread: it must only read state that does not change during the contact phase.
+package protocol ContactGate: AnyObject {
+    func removes(_ contact: ContactView) -> Bool
+}

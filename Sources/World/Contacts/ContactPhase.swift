@@ -22,40 +22,48 @@ package enum ContactPhase {
     /// Contacts between two app phones also go to every observer (the radio, P6); without
     /// observers only contacts and ground truth are drawn.
     package static func run(network: ContactNetwork, population: Population, dayIndex: Int, midnight: SimTime,
-                    threads: Int, seed: UInt64, observers: [any AppContactObserver] = []) -> ContactDayResult {
+                    threads: Int, seed: UInt64, observers: [any AppContactObserver] = [],
+                    everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil) -> ContactDayResult {
         let people = population.size
         let workers = max(1, min(threads, people))
         let outputs = ShardResults<ShardOutput>(count: workers)
         let within = Float(network.parameters.closeContactMetres)
         let per = (people + workers - 1) / workers
         for o in observers { o.beginShards(workers) }
+        for o in everyContact { o.beginShards(workers) }
         let shared = Observers(all: observers)
+        let sharedEvery = EveryContact(all: everyContact, gate: gate)
         forEachShard(count: workers, threads: workers) { shards in
             for w in shards {
                 var out = ShardOutput()
                 let recorders = shared.all.map { $0.recorder(shard: w) }
+                let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
                 var segments: [ContactSegment] = []
                 segments.reserveCapacity(512)
                 for person in (w * per)..<min(people, (w + 1) * per) {
                     var ordinal: UInt64 = 0
                     network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments) { c in
+                        // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
+                        let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
+                        ordinal += 1
+                        // A removed contact (quarantine, isolation) still took its draws, so later contacts keep theirs.
+                        if let gate = sharedEvery.gate, gate.removes(c) { return }
+                        for r in everyRecorders { r.record(c, key: key) }
                         out.byLayer[c.layer.rawValue] += 1
                         out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(within: within), total: c.duration))
                         let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
                         if pa >= 0 && pb >= 0 {
                             out.appPairContacts += 1
-                            // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
-                            let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
                             for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
                         }
-                        ordinal += 1
                     }
                 }
                 outputs.set(w, out)
             }
         }
         for o in observers { o.endShards() }
+        for o in everyContact { o.endShards() }
         let all = outputs.all
         var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, contacts: all.flatMap(\.truth),
                                                                   closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60)))
@@ -68,4 +76,8 @@ package enum ContactPhase {
 
     /// The observers as the shards see them: each shard only asks for its own recorder.
     private struct Observers: @unchecked Sendable { let all: [any AppContactObserver] }
+    private struct EveryContact: @unchecked Sendable {
+        let all: [any ContactObserver]
+        let gate: (any ContactGate)?
+    }
 }

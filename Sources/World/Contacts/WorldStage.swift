@@ -51,6 +51,10 @@ package final class WorldStage: Stage {
     /// Adds an observer of every day's app-pair contacts, made afresh each day for the day's radio.
     package func observeAppContacts(_ make: @escaping (RadioDay) -> any AppContactObserver) { observers.append(make) }
 
+    /// Observers of every contact (app users or not), and the gate that removes contacts first.
+    package var contactObservers: [any ContactObserver] = []
+    package var contactGate: (any ContactGate)?
+
     package var phoneIsIOS: [Bool] { population.phoneOS.map { $0 == .iOS } }
 
     package func startDay(_ day: SimulatedDay) throws {
@@ -60,7 +64,8 @@ package final class WorldStage: Stage {
                              fleet: fleet, radios: radios, availability: availability)
         let recording = EncounterRecording(day: radio)
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
-                                        threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) })
+                                        threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) },
+                                        everyContact: contactObservers, gate: contactGate)
         groundTruth.append(contacts.groundTruth)
         try closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
         if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }

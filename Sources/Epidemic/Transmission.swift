@@ -1,0 +1,84 @@
+import EventEngine
+import Foundation
+import GSL
+import World
+
+/// Who is infected and confined, read by every contact shard during the contact phase and
+/// changed only between phases (single-threaded), hence unchecked.
+final class EpidemicState: @unchecked Sendable {
+    /// Int64.max: never infected (susceptible).
+    var infectedAt: [SimTime]
+    var infectiousFrom: [SimTime]
+    var recoveredAt: [SimTime]
+    var relativeInfectiousness: [Float]
+    /// Day indices [from, through] of a person's quarantine or isolation; through < from: none.
+    var confinedFrom: [Int32]
+    var confinedThrough: [Int32]
+    var dayIndex: Int32 = 0
+
+    init(people: Int) {
+        infectedAt = Array(repeating: .max, count: people)
+        infectiousFrom = Array(repeating: .max, count: people)
+        recoveredAt = Array(repeating: .max, count: people)
+        relativeInfectiousness = Array(repeating: 0, count: people)
+        confinedFrom = Array(repeating: 0, count: people)
+        confinedThrough = Array(repeating: -1, count: people)
+    }
+
+    func isConfined(_ person: Int32) -> Bool {
+        let p = Int(person)
+        return confinedFrom[p] <= dayIndex && dayIndex <= confinedThrough[p]
+    }
+
+    func isInfectious(_ person: Int32, at t: SimTime) -> Bool {
+        infectiousFrom[Int(person)] <= t && t < recoveredAt[Int(person)]
+    }
+}
+
+/// One infecting contact found during the contact phase.
+struct InfectionCandidate {
+    var target: Int32
+    var source: Int32
+    var at: SimTime
+    var layer: ContactLayer
+}
+
+/// Dose–response over a contact's proximity profile: each segment adds minutes weighted by
+/// min(1, (1 m / distance)²), scaled by the source's infectiousness at the contact's start and
+/// the layer's factor; the infection probability is 1 − exp(−hazard × dose). The draw comes
+/// from the contact's own stream ("epidemic.transmission", contact key), so it does not depend
+/// on threads or on other contacts.
+final class TransmissionRecorder: ContactRecorder {
+    private let state: EpidemicState
+    private let history: NaturalHistory
+    private let family: StreamFamily
+    private let rng: RandomStream
+    private(set) var found: [InfectionCandidate] = []
+
+    init(state: EpidemicState, history: NaturalHistory, seed: UInt64) {
+        self.state = state
+        self.history = history
+        family = StreamFamily(seed: seed, stream: "epidemic.transmission")
+        rng = RandomStream(seed: seed, stream: "epidemic.transmission", generator: .taus2)
+    }
+
+    func record(_ c: ContactView, key: UInt64) {
+        let aInfected = state.infectedAt[Int(c.a)] != .max, bInfected = state.infectedAt[Int(c.b)] != .max
+        guard aInfected != bInfected else { return }
+        let (source, target) = aInfected ? (c.a, c.b) : (c.b, c.a)
+        guard state.isInfectious(source, at: c.start) else { return }
+        let days = Double(c.start - state.infectedAt[Int(source)]) / Double(SimDuration.day)
+        let infectiousness = history.infectiousness(daysSinceInfection: days) * Double(state.relativeInfectiousness[Int(source)])
+        guard infectiousness > 0 else { return }
+        var dose = 0.0
+        for s in c.segments {
+            let m = max(Double(s.metres), 0.1)
+            dose += Double(s.seconds) / 60 * min(1, 1 / (m * m))
+        }
+        let hazard = history.parameters.hazardPerMinute * history.parameters.layerFactors[c.layer.rawValue] * infectiousness * dose
+        rng.reseed(family, index: key)
+        if rng.uniform() < -expm1(-hazard) {
+            found.append(InfectionCandidate(target: target, source: source, at: c.start, layer: c.layer))
+        }
+    }
+}
