@@ -86,26 +86,28 @@ public final class KeySubmissionPipeline {
     /// UTC midnight: the day's index cases, each scheduled at its result time; returns their number.
     @discardableResult
     public func startDay(midnight: SimTime) -> Int {
-        for c in clock.drawAhead(from: midnight, through: midnight + Int64(lookaheadDays) * SimDuration.day)
-        where phoneOf[Int(c.person)] >= 0 {
-            flow.requestsBeforeResult(FlowCase(index: -1, positive: c, phone: phoneOf[Int(c.person)]),
-                                      rng: context.stream(FlowCase(index: -1, positive: c, phone: phoneOf[Int(c.person)]), .testResult))
+        for c in clock.drawAhead(from: midnight, through: midnight + Int64(lookaheadDays) * SimDuration.day) {
+            countRequestsBeforeResult(c, index: -1)
         }
         let drawn = clock.drawDay(midnight: midnight)
         // Cases not drawn ahead (the epidemic's) count what their tests did before their result
         // now, in the past hours it happened.
-        if !clock.drawsAhead {
-            for i in drawn where phoneOf[Int(clock[i].person)] >= 0 {
-                let c = FlowCase(index: i, positive: clock[i], phone: phoneOf[Int(clock[i].person)])
-                flow.requestsBeforeResult(c, rng: context.stream(c, .testResult))
-            }
-        }
+        if !clock.drawsAhead { for i in drawn { countRequestsBeforeResult(clock[i], index: i) } }
         for i in drawn {
             publishedAt.append(nil)
             schedule(.testResult, i, clock[i].resultAt)
         }
         ledger.funnel.indexCases = clock.cases.count
         return drawn.count
+    }
+
+    /// An app user's test's requests before its result (CWA's registration and polls), from the
+    /// case's own `.testResult` stream.
+    private func countRequestsBeforeResult(_ positive: PositiveCase, index: Int32) {
+        let phone = phoneOf[Int(positive.person)]
+        guard phone >= 0 else { return }
+        let c = FlowCase(index: index, positive: positive, phone: phone)
+        flow.requestsBeforeResult(c, rng: context.stream(c, .testResult))
     }
 
     /// Full hour `t`: publish what the last hour made distributable, enforce retention, and
