@@ -74,7 +74,10 @@ package struct KeyFileQueue {
     package mutating func admit(_ downloads: [PackageDownload], midnight: SimTime) -> [PackageDownload] {
         guard limit.isActive else {
             filesChecked += Int64(downloads.count)
-            return downloads.sorted { ($0.phone, $0.at, $0.package) < ($1.phone, $1.at, $1.package) }
+            let before: (PackageDownload, PackageDownload) -> Bool = { ($0.phone, $0.at, $0.package) < ($1.phone, $1.at, $1.package) }
+            // The simulation hands them over in this order already (`DistributionModel.advance(order: .phone)`).
+            if zip(downloads, downloads.dropFirst()).allSatisfy({ !before($1, $0) }) { return downloads }
+            return downloads.sorted(by: before)
         }
         var byPhone: [Int32: [PackageDownload]] = [:]
         for d in downloads { byPhone[d.phone, default: []].append(d) }

@@ -36,7 +36,7 @@ package final class DistributionStage: Stage {
         let fresh = backend.pipeline.publisher.takeNewPackages()
         handedOn += fresh.count
         model.publish(fresh)
-        downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun)
+        downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun, order: .phone)
         appPhonePackageBytes += downloadsToday.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
     }
 
