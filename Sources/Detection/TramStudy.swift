@@ -77,8 +77,13 @@ public struct TramStudy: Sendable {
     /// One simulated contact at the pair's distance in the transport layer: what the receiver's
     /// scans hear of the sender, from stream ("tram", pair · 2¹⁶ + replicate).
     public func simulatedScans(_ index: Int, replicate: Int, radio: RadioParameters, seed: UInt64) -> [ScoredScan] {
-        let model = ChannelModel(radio)
-        let placements = try! DiscreteDistribution(weights: radio.placementShares)
+        simulatedScans(index, replicate: replicate, model: ChannelModel(radio), placements: try! DiscreteDistribution(weights: radio.placementShares),
+                       seed: seed)
+    }
+
+    /// As above with the channel built once for many contacts.
+    public func simulatedScans(_ index: Int, replicate: Int, model: ChannelModel, placements: DiscreteDistribution, seed: UInt64) -> [ScoredScan] {
+        let radio = model.parameters
         let stream = RandomStream(seed: seed, stream: "tram", index: UInt64(index) << 16 | UInt64(replicate))
         let calibration = stream.normal(sd: radio.calibrationErrorSigma) + stream.normal(sd: radio.calibrationErrorSigma)
         let loss = model.contactLoss(layer: .transport, calibrationError: calibration, placements: placements, stream: stream)
@@ -119,7 +124,10 @@ public struct TramStudy: Sendable {
     /// Every rule on the measured durations and on `replicates` simulated contacts per pair.
     public func run(rules: [(name: String, model: RiskModel)], replicates: Int, radio: RadioParameters, seed: UInt64) -> [Outcome] {
         let measured = measurements.map(Self.measuredScans)
-        let simulated = measurements.indices.map { i in (0..<replicates).map { simulatedScans(i, replicate: $0, radio: radio, seed: seed) } }
+        let model = ChannelModel(radio), placements = try! DiscreteDistribution(weights: radio.placementShares)
+        let simulated = measurements.indices.map { i in
+            (0..<replicates).map { simulatedScans(i, replicate: $0, model: model, placements: placements, seed: seed) }
+        }
         var outcomes: [Outcome] = []
         for rule in rules {
             func notifies(_ scans: [ScoredScan]) -> Bool {

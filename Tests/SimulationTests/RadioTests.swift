@@ -45,8 +45,42 @@ import Testing
     }
 }
 
+extension RadioScheduleTests {
+    /// Phones that share a slot evict each other; every answer is still that phone's own schedule.
+    @Test func scheduleCacheAnswersEachPhonesOwnSchedule() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        var cache = PhoneScheduleCache<RPIRotationSchedule>(slots: 4)
+        var made = 0
+        for phone in [1, 5, 1, 9, 5, 5, 2, 1] {
+            let cached = cache.value(phone: phone) {
+                made += 1
+                return RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+            }
+            let direct = RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+            #expect(cached.offsets == direct.offsets)
+        }
+        // 1, 5 and 9 share slot 1: every switch between them misses; the second 5 in a row hits.
+        #expect(made == 7)
+    }
+}
+
 @Suite struct ChannelModelTests {
     let model = ChannelModel(.default)
+
+    /// The table only ever decides what the formula would: every attenuation around the reception
+    /// threshold, with random draws and draws just either side of the exact probability.
+    @Test func tabulatedReceptionEqualsTheFormula() {
+        let model = ChannelModel(.default)
+        let stream = RandomStream(seed: 5, stream: "reception", generator: .taus2)
+        var a = model.alwaysBelow - 3
+        while a < model.neverAbove + 3 {
+            let p = model.receptionProbability(attenuation: a)
+            for u in [stream.uniform(), stream.uniform(), p, p.nextDown, p.nextUp, max(0, p - 1e-13), min(1, p + 1e-13)] {
+                #expect(model.receives(attenuation: a, draw: u) == (u < p), "attenuation \(a), draw \(u)")
+            }
+            a += 0.00731
+        }
+    }
 
     @Test func attenuationGrowsWithDistanceAndReceptionFalls() {
         let a = [0.5, 1, 2, 4, 8].map { model.meanAttenuation(metres: Float($0), layer: .household, extraLoss: 0) }

@@ -7,12 +7,32 @@ public struct ChannelModel: Sendable {
     /// Attenuations beyond which an advert is received with probability below 1e-4 or above 1 − 1e-4.
     package let neverAbove: Double
     package let alwaysBelow: Double
+    /// `receptionProbability` at `alwaysBelow + i / tableStepsPerDb`, to decide most draws without `exp`.
+    private let table: [Double]
+    private static let tableStepsPerDb = 64.0
 
     public init(_ parameters: RadioParameters) {
         self.parameters = parameters
         let margin = parameters.receptionScale * log(1 / 1e-4 - 1)
         neverAbove = parameters.receptionMidpoint + margin
         alwaysBelow = parameters.receptionMidpoint - margin
+        let midpoint = parameters.receptionMidpoint, scale = parameters.receptionScale, low = alwaysBelow
+        let steps = Int(((neverAbove - alwaysBelow) * Self.tableStepsPerDb).rounded(.up)) + 2
+        table = (0..<steps).map { i in 1 / (1 + exp((low + Double(i) / Self.tableStepsPerDb - midpoint) / scale)) }
+    }
+
+    /// Whether an advert at `attenuation` is received, given a uniform draw: exactly
+    /// `draw < receptionProbability(attenuation:)`. The probability falls with attenuation, so the
+    /// table's neighbours bound it; only draws within 1e-12 of the bounds compute it.
+    @inline(__always)
+    public func receives(attenuation: Double, draw: Double) -> Bool {
+        let x = (attenuation - alwaysBelow) * Self.tableStepsPerDb
+        if x >= 0 && x < Double(table.count - 1) {
+            let i = Int(x)
+            if draw < table[i + 1] - 1e-12 { return true }
+            if draw >= table[i] + 1e-12 { return false }
+        }
+        return draw < receptionProbability(attenuation: attenuation)
     }
 
     /// Mean attenuation (before fading) at `metres` in `layer`, for one contact's fixed

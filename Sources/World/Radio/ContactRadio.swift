@@ -49,7 +49,7 @@ public enum ContactRadio {
         var minimum = Double.infinity
         for _ in 0..<adverts {
             let a = mean + stream.normal(sd: sigma)
-            if certain || stream.uniform() < model.receptionProbability(attenuation: a) {
+            if certain || model.receives(attenuation: a, draw: stream.uniform()) {
                 received += 1
                 sum += a
                 minimum = min(minimum, a)

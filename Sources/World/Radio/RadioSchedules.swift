@@ -10,7 +10,14 @@ public struct ScanSchedule: Sendable {
     public let period: Int64
 
     public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, stream: RandomStream) {
-        stream.reseed(StreamKey(seed: seed, stream: "scan-phase", index: UInt64(phone) << 16 | UInt64(dayIndex)))
+        self.init(family: Self.family(seed: seed), phone: phone, dayIndex: dayIndex, midnight: midnight, period: period, stream: stream)
+    }
+
+    /// The stream family of the phases, for callers that build many schedules (hash the name once).
+    public static func family(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "scan-phase") }
+
+    public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, stream: RandomStream) {
+        stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
         self.midnight = midnight
         self.period = Int64(period)
         phase = Int64(stream.uniformInt(period))
@@ -38,7 +45,15 @@ public struct RPIRotationSchedule: Sendable {
     public let midnight: SimTime
 
     public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream) {
-        stream.reseed(StreamKey(seed: seed, stream: "rpi-rotation", index: UInt64(phone) << 16 | UInt64(dayIndex)))
+        self.init(family: Self.family(seed: seed), phone: phone, dayIndex: dayIndex, midnight: midnight,
+                  minMinutes: minMinutes, maxMinutes: maxMinutes, stream: stream)
+    }
+
+    /// The stream family of the rotations, for callers that build many schedules (hash the name once).
+    public static func family(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "rpi-rotation") }
+
+    public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream) {
+        stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
         var offsets: [Int32] = [0]
         offsets.reserveCapacity(150)
         let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
