@@ -58,9 +58,10 @@ public struct MatcherBenchmark {
         guard let index = built else { throw BenchmarkError("the key index was not built") }
         let indexedPerSecond = Double(index.identifierCount) / Machine.seconds(buildTime)
 
-        let config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
+        var config = SimulationConfig(name: "bench-matcher", seed: 1, start: start, days: 7,
                                       population: PopulationParameters(size: population, appAdoption: 0.5), writeHourly: false,
                                       threads: ProcessInfo.processInfo.activeProcessorCount)
+        config.retainsGroundTruth = true
         let simulation = try Simulation(config: config)
         _ = try simulation.run()
         let world = simulation.detectionWorld

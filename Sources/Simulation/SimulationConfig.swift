@@ -32,6 +32,10 @@ public struct SimulationConfig: Sendable, Equatable {
     public var detection: DetectionParameters
     /// Worker threads for parallel phases; results never depend on it.
     public var threads: Int
+    /// Keep every contact pair of the last 21 days (`Simulation.groundTruth`: tests, detection
+    /// studies). Not a scenario key: runs score against close contacts only, and P6 keeps the
+    /// pairs it needs anyway; at national scale these pairs would be the largest store.
+    public var retainsGroundTruth = false
 
     public init(name: String, seed: UInt64, start: SimTime, days: Int, population: PopulationParameters,
                 availability: AvailabilityParameters = .default, contacts: ContactParameters = .default,

@@ -10,7 +10,9 @@ import Testing
 /// downloads → detection → notifications scored against ground truth.
 @Suite struct CompleteRunTests {
     static func run(_ flavor: BackendFlavor, days: Int = 8, threads: Int = 1) throws -> (Simulation, SimulationResults) {
-        let sim = try Simulation(config: PipelineRunTests.config(flavor, people: 800, days: days, casesPerDay: 25, threads: threads, national: 20))
+        var config = PipelineRunTests.config(flavor, people: 800, days: days, casesPerDay: 25, threads: threads, national: 20)
+        config.retainsGroundTruth = true
+        let sim = try Simulation(config: config)
         return (sim, try sim.run())
     }
 
@@ -46,13 +48,31 @@ import Testing
         #expect(a.summary.detection.matchedEncounters > 0)
     }
 
-    /// Accuracy is scored against every day's close contacts, not only the last 21 days of
-    /// full ground truth the simulation keeps.
+    /// Full ground truth is kept only on request; the run's results do not depend on it.
+    @Test func retainingGroundTruthChangesNoResult() throws {
+        var config = PipelineRunTests.config(.cwa, people: 800, days: 3, casesPerDay: 25, national: 20)
+        let lean = try Simulation(config: config)
+        let a = try lean.run()
+        config.retainsGroundTruth = true
+        let full = try Simulation(config: config)
+        let b = try full.run()
+        #expect(lean.groundTruth.isEmpty && full.groundTruth.count == 3)
+        #expect(a == b)
+    }
+
+    /// Accuracy is scored against every day's close contacts that involve an app user, not only
+    /// the last 21 days of full ground truth a simulation can keep.
     @Test func closeContactHistoryCoversTheWholeRun() throws {
         let (sim, _) = try Self.run(.cwa, days: 3)
         #expect(sim.closeContactHistory.map(\.dayIndex) == [0, 1, 2])
+        let hasApp = Set(sim.appPhoneOwners)
         for (full, close) in zip(sim.groundTruth, sim.closeContactHistory) {
-            #expect(close.pairs.count == full.closeContacts && close.closeContacts == close.pairs.count)
+            let involvingApp = full.pairs.indices.filter { i in
+                full.secondsWithin[i] >= full.closeContactSeconds
+                    && (hasApp.contains(Int32(truncatingIfNeeded: full.pairs[i] >> 32)) || hasApp.contains(Int32(truncatingIfNeeded: full.pairs[i] & 0xffff_ffff)))
+            }
+            #expect(close.pairs == involvingApp.map { full.pairs[$0] } && close.closeContacts == close.pairs.count)
+            #expect(close.pairs.count < full.closeContacts)
             for (i, pair) in close.pairs.enumerated() {
                 let a = Int32(truncatingIfNeeded: pair >> 32), b = Int32(truncatingIfNeeded: pair & 0xffff_ffff)
                 #expect(full.isCloseContact(a, b) && close.secondsWithin[i] >= close.closeContactSeconds)

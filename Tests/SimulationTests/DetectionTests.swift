@@ -58,8 +58,12 @@ import Testing
 
 /// End to end on a real small simulation: index persons' keys as a backend would publish them.
 @Suite(.serialized) struct DetectionEndToEndTests {
-    static let config = SimulationConfig(name: "detection-test", seed: 4242, start: 18_536 * SimDuration.day, days: 4,
-                                         population: PopulationParameters(size: 3000, appAdoption: 0.8), writeHourly: false, threads: 2)
+    static let config = {
+        var c = SimulationConfig(name: "detection-test", seed: 4242, start: 18_536 * SimDuration.day, days: 4,
+                                 population: PopulationParameters(size: 3000, appAdoption: 0.8), writeHourly: false, threads: 2)
+        c.retainsGroundTruth = true
+        return c
+    }()
     /// What detection reads from a finished run.
     struct World: Sendable {
         let appPhoneOwners: [Int32]
@@ -215,8 +219,9 @@ extension ResultTable.Cell {
 
 @Suite struct DetectionRegressionTests {
     static let world: DetectionStudy.World = {
-        let config = SimulationConfig(name: "regress-test", seed: 99, start: 18_536 * SimDuration.day, days: 4,
+        var config = SimulationConfig(name: "regress-test", seed: 99, start: 18_536 * SimDuration.day, days: 4,
                                       population: PopulationParameters(size: 3000, appAdoption: 0.8), writeHourly: false, threads: 2)
+        config.retainsGroundTruth = true
         let s = try! Simulation(config: config)
         _ = try! s.run()
         return s.detectionWorld

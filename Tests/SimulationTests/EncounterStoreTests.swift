@@ -21,6 +21,21 @@ import Testing
         #expect(MemoryLayout<StoredScan>.stride == 8)
     }
 
+    /// The shards' batches make the same day as one batch holding them in shard order.
+    @Test func shardBatchesGroupAsTheirConcatenation() {
+        var parts = [EncounterBatch(), EncounterBatch(), EncounterBatch()]
+        var whole = EncounterBatch()
+        for i in 0..<40 {
+            let k = i % 7 < 3 ? 0 : (i % 7 < 5 ? 1 : 2)
+            let scans = (0..<(i % 3 + 1)).map { scan(UInt32(i * 100 + $0 * 300)) }
+            parts[k].add(receiver: Int32(i * 5 % 4), identifier: rpi(UInt64(i)), metadata: UInt32(i), scans: scans)
+        }
+        for p in parts { whole.append(p) }
+        let a = EncounterDay(dayIndex: 3, phones: 4, batches: parts), b = EncounterDay(dayIndex: 3, phones: 4, batch: whole)
+        #expect(a.rowStart == b.rowStart && a.identifiers == b.identifiers && a.metadata == b.metadata)
+        #expect(a.scanStart == b.scanStart && a.scans == b.scans && a.encounterCount == 40)
+    }
+
     @Test func retentionDeletesDayFifteen() {
         var store = EncounterStore(retentionDays: 14)
         for d in 0..<15 { store.add(EncounterDay(dayIndex: d, phones: 1, batch: EncounterBatch())) }

@@ -18,11 +18,15 @@ public final class CloseContactHistory {
     private var descriptor: Int32 = -1
     private var fileEnd: Int64 = 0
 
-    public init(memoryDays: Int = 28) { self.memoryDays = max(1, memoryDays) }
+    public init(memoryDays: Int = 7) { self.memoryDays = max(1, memoryDays) }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     public var count: Int { spilled.count + recent.count }
+
+    /// Bytes held in memory (the days not yet spilled) and on disk.
+    public var memoryBytes: Int { recent.reduce(0) { $0 + $1.bytes } }
+    public var diskBytes: Int64 { fileEnd }
 
     /// - Throws: `SpillError` when the temporary file cannot be written (a full disk).
     public func append(_ day: GroundTruthDay) throws {

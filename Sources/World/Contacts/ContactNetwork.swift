@@ -1,4 +1,6 @@
 import EventEngine
+import Foundation
+import GSL
 
 /// Who can meet whom: households, workplaces, school classes and public-transport riders,
 /// built once per run; and the daily contacts each person initiates.
@@ -19,6 +21,8 @@ public final class ContactNetwork: Sendable {
     /// People riding public transport on weekdays, and whether each person does.
     package let riders: [Int32]
     package let isRider: [Bool]
+    /// Each layer's stream name hashed once (a person reseeds per layer and day).
+    private let layerFamilies: [StreamFamily]
 
     public init(population: Population, parameters: ContactParameters, seed: UInt64) {
         self.parameters = parameters
@@ -57,9 +61,15 @@ public final class ContactNetwork: Sendable {
         }
         self.riders = riders
         self.isRider = isRider
+        layerFamilies = ContactLayer.allCases.map { ContactMaker.family(seed: seed, layer: $0) }
     }
 
     public var householdCount: Int { householdStart.count - 1 }
+
+    /// Bytes held, for the memory report.
+    public var bytes: Int {
+        (householdOf.count + householdStart.count + riders.count) * 4 + isRider.count + workplace.bytes + schoolClass.bytes
+    }
 
     /// Calls `emit` for every contact `person` initiates on the day starting at `midnight`.
     /// `stream` and `segments` are the caller's scratch space (one per thread).
@@ -75,9 +85,10 @@ public final class ContactNetwork: Sendable {
         let p = parameters
         let weekday = CivilCalendar.weekday(of: midnight) < 5
         var maker = ContactMaker(person: Int32(person), midnight: midnight, stream: stream, segments: segments, emit: emit)
+        let families = layerFamilies
         defer { segments = maker.segments }
 
-        maker.begin(.household, seed: seed, dayIndex: dayIndex)
+        maker.begin(.household, family: families[ContactLayer.household.rawValue], dayIndex: dayIndex)
         let h = Int(householdOf[person])
         for other in (person + 1)..<Int(householdStart[h + 1]) {
             // At home people sit or stand still longer: the distance changes every 5–15 minutes.
@@ -85,20 +96,20 @@ public final class ContactNetwork: Sendable {
                           metresMedian: p.householdMetresMedian, stretch: 300...900)
         }
         if weekday, let group = workplace.members(of: person) {
-            maker.begin(.workplace, seed: seed, dayIndex: dayIndex)
+            maker.begin(.workplace, family: families[ContactLayer.workplace.rawValue], dayIndex: dayIndex)
             for _ in 0..<stream.poisson(mean: p.workplaceContactsMean / 2) where group.count > 1 {
                 maker.contact(with: maker.pickOther(in: group), startWindow: 9 * 3600...16 * 3600,
                               minutesMean: p.workplaceMinutesMean, metresMedian: p.workplaceMetresMedian)
             }
         }
         if weekday, let group = schoolClass.members(of: person) {
-            maker.begin(.school, seed: seed, dayIndex: dayIndex)
+            maker.begin(.school, family: families[ContactLayer.school.rawValue], dayIndex: dayIndex)
             for _ in 0..<stream.poisson(mean: p.schoolContactsMean / 2) where group.count > 1 {
                 maker.contact(with: maker.pickOther(in: group), startWindow: 8 * 3600...12 * 3600,
                               minutesMean: p.schoolMinutesMean, metresMedian: p.schoolMetresMedian)
             }
         }
-        maker.begin(.community, seed: seed, dayIndex: dayIndex)
+        maker.begin(.community, family: families[ContactLayer.community.rawValue], dayIndex: dayIndex)
         if size > 1 {
             let count = stream.negativeBinomial(mean: p.communityContactsMean / 2, dispersion: p.communityDispersion)
             for _ in 0..<count {
@@ -109,7 +120,7 @@ public final class ContactNetwork: Sendable {
             }
         }
         if weekday, isRider[person], riders.count > 1 {
-            maker.begin(.transport, seed: seed, dayIndex: dayIndex)
+            maker.begin(.transport, family: families[ContactLayer.transport.rawValue], dayIndex: dayIndex)
             for tripStart in [7 * 3600, 17 * 3600] {
                 for _ in 0..<stream.poisson(mean: p.transportContactsPerTrip / 2) {
                     let other = Int(riders[stream.uniformInt(riders.count)])
@@ -150,6 +161,8 @@ package struct Groups {
     }
 
     package var count: Int { offsets.count - 1 }
+
+    package var bytes: Int { (groupOf.count + offsets.count + members.count) * 4 }
 }
 
 /// Draws one person's contacts of one layer and hands them to the caller.
@@ -169,9 +182,13 @@ package struct ContactMaker {
         self.emit = emit
     }
 
-    package mutating func begin(_ layer: ContactLayer, seed: UInt64, dayIndex: Int) {
+    /// The stream family of `layer`'s contacts.
+    package static func family(seed: UInt64, layer: ContactLayer) -> StreamFamily { StreamFamily(seed: seed, stream: "contacts-" + layer.name) }
+
+    /// Starts `layer`'s contacts on the person's own stream of that layer and day (`family(seed:layer:)`).
+    package mutating func begin(_ layer: ContactLayer, family: StreamFamily, dayIndex: Int) {
         self.layer = layer
-        stream.reseed(StreamKey(seed: seed, stream: "contacts-" + layer.name, index: UInt64(person) << 16 | UInt64(dayIndex)))
+        stream.reseed(family, index: UInt64(person) << 16 | UInt64(dayIndex))
     }
 
     package func pickOther(in group: ArraySlice<Int32>) -> Int {
@@ -222,6 +239,3 @@ package struct ContactMaker {
         }
     }
 }
-
-import Foundation
-import GSL

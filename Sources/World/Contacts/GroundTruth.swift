@@ -16,10 +16,12 @@ public struct GroundTruthDay: Sendable {
     }
 
     /// Aggregates raw contacts (unsorted, possibly several per pair).
-    package init(dayIndex: Int, contacts: [Entry], closeContactSeconds: Int32) {
+    package init(dayIndex: Int, contacts: consuming [Entry], closeContactSeconds: Int32) {
         self.dayIndex = dayIndex
         self.closeContactSeconds = closeContactSeconds
-        let sorted = contacts.sorted { $0.pair < $1.pair }
+        // In place: at national scale a day's raw contacts are a large transient.
+        var sorted = contacts
+        sorted.sort { $0.pair < $1.pair }
         var pairs: [UInt64] = [], within: [Int32] = [], total: [Int32] = []
         pairs.reserveCapacity(sorted.count)
         for c in sorted {
@@ -46,8 +48,16 @@ public struct GroundTruthDay: Sendable {
     }
 
     /// The same day restricted to its close contacts (what accuracy scoring needs, a fraction of the size).
-    public func closeContactsOnly() -> GroundTruthDay {
-        let keep = secondsWithin.indices.filter { secondsWithin[$0] >= closeContactSeconds }
+    public func closeContactsOnly() -> GroundTruthDay { closeContactsOnly(involving: nil) }
+
+    /// The close contacts where at least one person has an app phone (`phoneOf[p] >= 0`): scoring
+    /// asks only whether app phones were exposed.
+    public func closeContactsOnly(involving phoneOf: [Int32]?) -> GroundTruthDay {
+        let keep = secondsWithin.indices.filter { i in
+            guard secondsWithin[i] >= closeContactSeconds else { return false }
+            guard let phoneOf else { return true }
+            return phoneOf[Int(pairs[i] >> 32)] >= 0 || phoneOf[Int(pairs[i] & 0xffff_ffff)] >= 0
+        }
         return GroundTruthDay(dayIndex: dayIndex, pairs: keep.map { pairs[$0] }, secondsWithin: keep.map { secondsWithin[$0] },
                               secondsTotal: keep.map { secondsTotal[$0] }, closeContactSeconds: closeContactSeconds)
     }
@@ -56,6 +66,9 @@ public struct GroundTruthDay: Sendable {
         let (lo, hi) = a < b ? (a, b) : (b, a)
         return UInt64(UInt32(lo)) << 32 | UInt64(UInt32(hi))
     }
+
+    /// Bytes held, for the memory report.
+    public var bytes: Int { pairs.count * 16 }
 
     /// Pairs that meet the close-contact rule (cumulative time within the distance on this day).
     public var closeContacts: Int { secondsWithin.lazy.filter { $0 >= self.closeContactSeconds }.count }

@@ -18,8 +18,11 @@ package final class WorldStage: Stage {
     private let threads: Int
     /// Every phone's encounters of the last 14 days.
     package private(set) var encounters = EncounterStore(retentionDays: 14)
-    /// Ground truth of the days within the retention window.
+    /// Ground truth of the days within the retention window, when `retainsGroundTruth`.
     package private(set) var groundTruth: [GroundTruthDay] = []
+    /// Keep every pair who met (P6's stated regions, tests); otherwise only close contacts that
+    /// involve an app user are kept, all detection's scoring reads.
+    package var retainsGroundTruth = false
     /// Close contacts of every day of the run: detection's ground truth outlives `groundTruth`'s window.
     package let closeContactHistory = CloseContactHistory()
     /// Today's daily.csv counters.
@@ -66,10 +69,12 @@ package final class WorldStage: Stage {
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                         threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) },
                                         everyContact: contactObservers, gate: contactGate)
-        groundTruth.append(contacts.groundTruth)
-        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly())
-        if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
-        let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batch: recording.batch)
+        if retainsGroundTruth {
+            groundTruth.append(contacts.groundTruth)
+            if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
+        }
+        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf))
+        let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches)
         encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
         for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }

@@ -61,27 +61,41 @@ public struct EncounterDay: Sendable {
     /// Groups a batch by receiver with a stable counting sort, so the order within a phone
     /// is the production order (deterministic whatever the thread count).
     public init(dayIndex: Int, phones: Int, batch: EncounterBatch) {
+        self.init(dayIndex: dayIndex, phones: phones, batches: [batch])
+    }
+
+    /// As if the batches (the shards' output, in shard order) were one, without copying them into
+    /// one first: at national scale a day's encounters are the largest transient.
+    public init(dayIndex: Int, phones: Int, batches: [EncounterBatch]) {
         self.dayIndex = dayIndex
         var rowStart = [UInt32](repeating: 0, count: phones + 1)
-        for r in batch.receivers { rowStart[Int(r) + 1] += 1 }
+        for b in batches { for r in b.receivers { rowStart[Int(r) + 1] += 1 } }
         for p in 0..<phones { rowStart[p + 1] += rowStart[p] }
-        var batchScanStart = [Int](repeating: 0, count: batch.count + 1)
-        for e in 0..<batch.count { batchScanStart[e + 1] = batchScanStart[e] + Int(batch.scanCounts[e]) }
-
-        var next = Array(rowStart.dropLast())
-        var order = [Int](repeating: 0, count: batch.count)
-        for e in 0..<batch.count {
-            let r = Int(batch.receivers[e])
-            order[Int(next[r])] = e
-            next[r] += 1
+        // A record is (batch << 32 | index in batch); its scans start at scanOffset in its batch.
+        var scanOffsets: [[Int]] = []
+        for b in batches {
+            var starts = [Int](repeating: 0, count: b.count + 1)
+            for e in 0..<b.count { starts[e + 1] = starts[e] + Int(b.scanCounts[e]) }
+            scanOffsets.append(starts)
         }
-        identifiers = order.map { batch.identifiers[$0] }
-        metadata = order.map { batch.metadata[$0] }
-        var scanStart = [UInt32](repeating: 0, count: batch.count + 1)
+        let total = batches.reduce(0) { $0 + $1.count }
+        var next = Array(rowStart.dropLast())
+        var order = [UInt64](repeating: 0, count: total)
+        for (k, b) in batches.enumerated() {
+            for e in 0..<b.count {
+                let r = Int(b.receivers[e])
+                order[Int(next[r])] = UInt64(k) << 32 | UInt64(e)
+                next[r] += 1
+            }
+        }
+        identifiers = order.map { batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)] }
+        metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
+        var scanStart = [UInt32](repeating: 0, count: total + 1)
         var scans: [StoredScan] = []
-        scans.reserveCapacity(batch.scans.count)
-        for (i, e) in order.enumerated() {
-            scans.append(contentsOf: batch.scans[batchScanStart[e]..<batchScanStart[e + 1]])
+        scans.reserveCapacity(batches.reduce(0) { $0 + $1.scans.count })
+        for (i, record) in order.enumerated() {
+            let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
+            scans.append(contentsOf: batches[k].scans[scanOffsets[k][e]..<scanOffsets[k][e + 1]])
             scanStart[i + 1] = UInt32(scans.count)
         }
         self.rowStart = rowStart

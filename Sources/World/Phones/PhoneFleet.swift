@@ -27,6 +27,12 @@ package final class PhoneFleet {
 
     package var count: Int { owners.count }
 
+    /// Bytes held, for the memory report: the day's keys (TEK, RPIK, AEMK) and owners.
+    package var bytes: Int {
+        count * (MemoryLayout<TemporaryExposureKey>.stride + MemoryLayout<RollingProximityIdentifierKey>.stride
+                 + MemoryLayout<AssociatedEncryptedMetadataKey>.stride + 4)
+    }
+
     /// The key `phone` uses on the UTC day `dayNumber`: a pure function of (seed, phone, day),
     /// so the backend can ask for any past key. A real phone draws it from a secure generator;
     /// here it comes from a per-(phone, day) GSL stream so runs are reproducible.

@@ -77,5 +77,8 @@ public final class Population: Sendable {
 
     public var appUsers: Int { owners.count }
 
+    /// Bytes held, for the memory report.
+    public var bytes: Int { size * 5 + owners.count * 5 }
+
     public func people(in group: AgeGroup) -> Int { age.lazy.filter { $0 == group }.count }
 }

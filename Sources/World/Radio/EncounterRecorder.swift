@@ -16,11 +16,11 @@ package struct RadioDay: @unchecked Sendable {
 }
 
 /// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
-/// phones hear, and the shards' batches are merged in shard order.
+/// phones hear; the shards' batches, in shard order, become the day's `EncounterDay`.
 package final class EncounterRecording: AppContactObserver {
     package let day: RadioDay
     private var shards = ShardResults<EncounterRecorder>(count: 0)
-    package private(set) var batch = EncounterBatch()
+    package private(set) var batches: [EncounterBatch] = []
     package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
 
     package init(day: RadioDay) { self.day = day }
@@ -35,9 +35,10 @@ package final class EncounterRecording: AppContactObserver {
 
     package func endShards() {
         for r in shards.all {
-            batch.append(r.batch)
+            batches.append(r.batch)
             for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
         }
+        shards = ShardResults(count: 0)
     }
 }
 
@@ -52,12 +53,20 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let stream: RandomStream
     private let scratch: RandomStream
     private let deriver: BatchRPIDeriver
+    private let radioFamily: StreamFamily
+    private let scanFamily: StreamFamily
+    private let rotationFamily: StreamFamily
+    private var scanSchedules = PhoneScheduleCache<ScanSchedule>()
+    private var rotations = PhoneScheduleCache<RPIRotationSchedule>()
 
     package init(day: RadioDay) {
         self.day = day
         stream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
         scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
         deriver = try! BatchRPIDeriver(capacity: 1)
+        radioFamily = StreamFamily(seed: day.seed, stream: "radio")
+        scanFamily = ScanSchedule.family(seed: day.seed)
+        rotationFamily = RPIRotationSchedule.family(seed: day.seed)
     }
 
     /// `key` identifies the contact within the run (initiator, day, ordinal).
@@ -68,19 +77,24 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     }
 
     private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
-        stream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
+        let day = self.day, scratch = self.scratch, scanFamily = self.scanFamily, rotationFamily = self.rotationFamily
+        stream.reseed(radioFamily, index: key)
         let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
                                          placements: day.placements, stream: stream)
-        let scans = ScanSchedule(seed: day.seed, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                                 period: day.model.parameters.scanPeriodSeconds, stream: scratch)
+        let scans = scanSchedules.value(phone: receiver) {
+            ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                         period: day.model.parameters.scanPeriodSeconds, stream: scratch)
+        }
         heard.removeAll(keepingCapacity: true)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
                           extraLoss: loss, stream: stream, into: &heard)
         guard !heard.isEmpty else { return }
         for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
         let p = day.model.parameters
-        let rotation = RPIRotationSchedule(seed: day.seed, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
-                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        let rotation = rotations.value(phone: sender) {
+            RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
+                                minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        }
         // One record per RPI heard: scans split where the sender rotated its identifier.
         var i = 0
         while i < heard.count {
