@@ -76,23 +76,35 @@ public struct LongRunBenchmark {
 
     /// Runs `executable arguments` with its standard output discarded; its wall seconds.
     static func child(_ executable: String, _ arguments: [String]) throws -> Double {
+        try children(executable, [arguments])
+    }
+
+    /// Runs one child per argument list, all at the same time, standard output discarded; the wall
+    /// seconds until the last one ended.
+    static func children(_ executable: String, _ runs: [[String]]) throws -> Double {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
         let started = Date()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw BenchmarkError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchmarkError("waiting for \(executable): \(String(cString: strerror(errno)))") }
+        var pids: [(pid_t, [String])] = []
+        for arguments in runs {
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            defer { for p in argv { free(p) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+            guard spawned == 0 else { throw BenchmarkError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+            pids.append((pid, arguments))
         }
-        // Exited normally with status 0 (WIFEXITED && WEXITSTATUS == 0).
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+        for (pid, arguments) in pids {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else { throw BenchmarkError("waiting for \(executable): \(String(cString: strerror(errno)))") }
+            }
+            // Exited normally with status 0 (WIFEXITED && WEXITSTATUS == 0).
+            guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+                throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+            }
         }
         return Date().timeIntervalSince(started)
     }

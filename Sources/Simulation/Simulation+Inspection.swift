@@ -14,6 +14,18 @@ extension Simulation {
     /// Close contacts of every day of the run.
     package var closeContactHistory: [GroundTruthDay] { Array(world.closeContactHistory.days) }
     package var fleet: PhoneFleet { world.fleet }
+
+    /// What the run's main stores hold now, in bytes (the memory report of `ensim bench population`).
+    public var storeBytes: [(store: String, bytes: Int)] {
+        [("encounters", world.encounters.bytes),
+         ("close_contacts_in_memory", world.closeContactHistory.memoryBytes),
+         ("close_contacts_on_disk", Int(world.closeContactHistory.diskBytes)),
+         ("ground_truth_all_pairs", world.groundTruth.reduce(0) { $0 + $1.bytes }),
+         ("keys", world.fleet.bytes),
+         ("contact_network", world.network.bytes),
+         ("population", world.population.bytes),
+         ("distribution_clients", distributionStage.model.clientCount * DistributionModel.bytesPerClient)]
+    }
     /// Person index of each app phone (PhoneFleet order): what detection needs to map phones to ground truth.
     public var appPhoneOwners: [Int32] { world.fleet.owners }
 

@@ -43,6 +43,9 @@ public final class Simulation {
     private let stages: [any Stage]
 
     private var daily: ResultTable
+    /// Wall seconds spent so far in each phase of the day ("WorldStage.startDay", the engine's
+    /// events, …): where a run's time goes (`ensim bench population` reports it). Not a result.
+    public private(set) var phaseSeconds: [String: Double] = [:]
 
     /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
     /// - Parameter streams: where tables that grow with the run's length go as their rows become
@@ -55,6 +58,7 @@ public final class Simulation {
         let run = config.context
         world = WorldStage(run, population: config.population, availability: config.availability, contacts: config.contacts,
                            radio: config.radio)
+        world.retainsGroundTruth = config.retainsGroundTruth || config.p6.enabled
         keySubmission = try KeySubmissionStage(run, health: config.health, backend: config.backend, world: world) { event, t in
             _ = engine.schedule(.keySubmission(event), at: t)
         }
@@ -84,13 +88,18 @@ public final class Simulation {
         for dayIndex in 0..<config.days {
             let day = SimulatedDay(index: dayIndex, start: config.start)
             let eventsBefore = engine.processedCount
+            let clock = ContinuousClock()
+            let dayStarted = clock.now
+            var inStages = Duration.zero
             try engine.run(until: day.end) { event in
                 switch event {
-                case .midnight: for stage in stages { try stage.startDay(day) }
+                case .midnight:
+                    for stage in stages { inStages += try time("\(type(of: stage)).startDay") { try stage.startDay(day) } }
                 case .keySubmission(let e): try keySubmission.handle(e, now: engine.now)
                 }
             }
-            for stage in stages { try stage.endDay(day) }
+            phaseSeconds["engine events", default: 0] += Self.seconds(clock.now - dayStarted - inStages)
+            for stage in stages { _ = try time("\(type(of: stage)).endDay") { try stage.endDay(day) } }
             daily.append([.integer(Int64(dayIndex)), .text(CivilCalendar.isoDateString(day.midnight))] + world.today.values
                          + [.integer(Int64(engine.processedCount - eventsBefore))] + keySubmission.dailyValues(day)
                          + distributionStage.dailyValues + detectionStage.dailyValues + (epidemic?.dailyValues(day) ?? []))
@@ -104,6 +113,17 @@ public final class Simulation {
             results.summary.epidemic?.infectionsAverted = without - infections
         }
         return results
+    }
+
+    /// Runs `work`, adding its wall time to `phase`.
+    private func time(_ phase: String, _ work: () throws -> Void) rethrows -> Duration {
+        let elapsed = try ContinuousClock().measure(work)
+        phaseSeconds[phase, default: 0] += Self.seconds(elapsed)
+        return elapsed
+    }
+
+    private static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     /// The same seed with nobody acting on notifications: the app does nothing.

@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
         subcommands: [BenchEngine.self, BenchCrypto.self, BenchPopulation.self, BenchBackend.self,
-                      BenchDistribution.self, BenchMatcher.self, BenchDays.self]
+                      BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self]
     )
 }
 
@@ -267,5 +267,31 @@ struct BenchMatcher: ParsableCommand {
 
     func run() throws {
         try output.emit { try MatcherBenchmark(population: population, keys: keys, repeats: repeats).run() }
+    }
+}
+
+struct BenchParallel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parallel",
+        abstract: "The whole run's speed-up from 1 to 2 threads against two independent 1-thread runs at once, with each phase's speed-up.",
+        discussion: "Example: ensim bench parallel --phones 100000 --days 28 --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+
+    @Option(parsing: .unconditional, help: "People (each with a phone; the default share runs the app).")
+    var phones = 100_000
+
+    @Option(parsing: .unconditional, help: "Simulated days.")
+    var days = 28
+
+    func validate() throws {
+        guard phones >= 1, phones <= 100_000_000 else { throw ValidationError("--phones must be from 1 to 100000000") }
+        guard SimulationConfig.supportedDays.contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
+    }
+
+    func run() throws {
+        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try output.emit { try ParallelBenchmark(ensim: ensim, phones: phones, days: days).run() }
     }
 }
