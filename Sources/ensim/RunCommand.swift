@@ -18,6 +18,10 @@ struct RunCommand: ParsableCommand {
         Examples:
           ensim run Scenarios/default.yaml
           ensim run Scenarios/default.yaml --seed 7 --days 3 --threads 2 --out /tmp/ensim-run
+          ensim run Scenarios/national-italy.yaml --estimate
+
+        Before it starts, a run estimates its peak memory from its size and refuses (exit 2) when the
+        machine has less available; --estimate prints the estimate and exits.
         """
     )
 
@@ -37,6 +41,12 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "No progress and no summary: print only the results folder.")
     var quiet = false
+
+    @Flag(help: "Print the estimated peak memory and time of the run, and exit without running it.")
+    var estimate = false
+
+    @Flag(help: "Run even when the estimated peak memory exceeds the memory available.")
+    var ignoreMemoryCheck = false
 
     func validate() throws {
         let supported = SimulationConfig.supportedDays
@@ -60,6 +70,18 @@ struct RunCommand: ParsableCommand {
         if let days { resolved = resolved.replacing(["days"], with: .integer(Int64(days))) }
         let threadCount = threads.count
         let config = SimulationConfig(scenario: resolved, threads: threadCount)
+        let needs = RunEstimate(config: config)
+        if estimate {
+            print("\(loaded.file): \(needs.text)")
+            if let available = RunEstimate.availableBytes() { print("available memory: \(RunEstimate.bytesText(available))") }
+            return
+        }
+        if !ignoreMemoryCheck, let available = RunEstimate.availableBytes(), needs.peakBytes > available {
+            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.peakBytes)) "
+                          + "of memory (\(config.days) days) but \(RunEstimate.bytesText(available)) is available; use a smaller "
+                          + "population.size or fewer days, or --ignore-memory-check to try anyway")
+            throw ExitCode(2)
+        }
 
         let log = Logger(label: "ensim.run")
         // Claimed before the work, so a clash with another run or an existing folder costs nothing.
@@ -76,6 +98,7 @@ struct RunCommand: ParsableCommand {
         let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(STDERR_FILENO) == 1 ? .bar : .lines), logger: log)
         if !quiet {
             log.info("running \(loaded.file): \(config.days) days from \(resolved.at("start")!.textValue!), \(config.populationSize) people, seed \(config.seed), \(threadCount) threads")
+            log.info("\(needs.text)")
         }
         let results: SimulationResults
         do {

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What a run will need, from its size alone, before it starts: peak memory and wall time.
+///
+/// The coefficients are the per-store figures `ensim bench population` measures (docs/benchmarks.md,
+/// "National scale") at the default contact rates; a scenario with many more contacts per person
+/// needs proportionally more for its encounters. The estimate is meant to be right within ~30%,
+/// enough to refuse a run that cannot fit rather than be killed by the kernel hours later.
+public struct RunEstimate: Sendable, Equatable {
+    public var people: Int
+    public var appPhones: Int
+    public var peakBytes: Int64
+    public var seconds: Double
+
+    /// Measured at 100,000 and 1,000,000 people × 28 days (release, default model).
+    public enum Coefficients {
+        /// Encounters per app phone and day kept (RPI, metadata, scans).
+        public static let encounterBytesPerAppPhoneDay = 433.0
+        /// Days of encounters held at the peak: GAEN's 14, plus the day being built from its shards.
+        public static let encounterDaysAtPeak = 16.0
+        /// Per person: network, population, the close contacts kept in memory (7 days × ~15 B) and the
+        /// day's raw contacts while they are aggregated.
+        public static let bytesPerPerson = 340.0
+        /// Per app phone: the day's keys.
+        public static let bytesPerAppPhone = 60.0
+        /// Per download client (state and counters).
+        public static let bytesPerClient = 24.0
+        /// Every pair who met, 21 days (kept only when P6 runs).
+        public static let allPairsBytesPerPersonDay = 64.0
+        /// Runtime, buffers, tables.
+        public static let fixedBytes = 60.0e6
+        /// Allocator overhead and fragmentation over the stores' own bytes.
+        public static let overhead = 1.2
+        /// Wall seconds per person-day on one thread of the benchmark machine.
+        public static let secondsPerPersonDay = 14.0e-6
+        /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
+        public static let extraThreadEfficiency = 0.4
+    }
+
+    public init(config: SimulationConfig) {
+        typealias C = Coefficients
+        let p = config.population
+        let adoption = p.adoptionByAge.map { byAge in zip(byAge, p.ageShares).reduce(0) { $0 + $1.0 * $1.1 } / max(1e-12, p.ageShares.reduce(0, +)) }
+            ?? p.appAdoption
+        people = p.size
+        appPhones = Int((Double(p.size) * adoption).rounded())
+        let days = Double(config.days)
+        var bytes = Double(appPhones) * C.encounterBytesPerAppPhoneDay * min(days + 2, C.encounterDaysAtPeak)
+        bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
+        bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
+        if config.p6.enabled || config.retainsGroundTruth { bytes += Double(people) * C.allPairsBytesPerPersonDay * min(days, 21) }
+        peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
+        let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
+        seconds = Double(people) * days * C.secondsPerPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
+    }
+
+    /// Memory the kernel says can be given to a new process (MemAvailable), or the cgroup's
+    /// remaining limit when lower; nil where neither can be read.
+    public static func availableBytes() -> Int64? {
+        var available: Int64?
+        if let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+           let kb = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) {
+            available = kb * 1024
+        }
+        if let limit = Self.readInteger("/sys/fs/cgroup/memory.max"), let used = Self.readInteger("/sys/fs/cgroup/memory.current") {
+            available = min(available ?? .max, max(0, limit - used))
+        }
+        return available
+    }
+
+    private static func readInteger(_ path: String) -> Int64? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// "12.3 GB" / "850 MB".
+    public static func bytesText(_ bytes: Int64) -> String {
+        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.0f MB", Double(bytes) / 1e6)
+    }
+
+    /// "3 min" / "2.5 h" / "40 s".
+    public static func durationText(_ seconds: Double) -> String {
+        if seconds < 90 { return String(format: "%.0f s", seconds) }
+        if seconds < 5400 { return String(format: "%.0f min", seconds / 60) }
+        return String(format: "%.1f h", seconds / 3600)
+    }
+
+    /// One line for people.
+    public var text: String {
+        "estimated peak memory \(Self.bytesText(peakBytes)) and about \(Self.durationText(seconds)) "
+            + "(\(people) people, \(appPhones) app phones)"
+    }
+}

@@ -1,0 +1,40 @@
+import EventEngine
+import Simulation
+import Testing
+import World
+
+@Suite struct RunEstimateTests {
+    func config(people: Int, adoption: Double = 0.4, days: Int = 28, threads: Int = 1) -> SimulationConfig {
+        SimulationConfig(name: "estimate", seed: 1, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: days,
+                         population: PopulationParameters(size: people, appAdoption: adoption), threads: threads)
+    }
+
+    @Test func memoryGrowsWithPeopleAppPhonesAndKeptDays() {
+        let small = RunEstimate(config: config(people: 100_000)), large = RunEstimate(config: config(people: 1_000_000))
+        #expect(large.appPhones == 400_000 && small.appPhones == 40_000)
+        // Linear in the population beyond the fixed part.
+        let fixed = Int64(RunEstimate.Coefficients.fixedBytes)
+        #expect(abs(Double(large.peakBytes - fixed) / Double(small.peakBytes - fixed) - 10) < 0.01)
+        #expect(RunEstimate(config: config(people: 100_000, adoption: 0.8)).peakBytes > small.peakBytes)
+        // Encounters are kept 14 days: a year needs what a month does.
+        #expect(RunEstimate(config: config(people: 100_000, days: 365)).peakBytes == small.peakBytes)
+        #expect(RunEstimate(config: config(people: 100_000, days: 3)).peakBytes < small.peakBytes)
+    }
+
+    @Test func keepingEveryPairCostsMemory() {
+        var c = config(people: 100_000)
+        let lean = RunEstimate(config: c)
+        c.retainsGroundTruth = true
+        #expect(RunEstimate(config: c).peakBytes > lean.peakBytes)
+    }
+
+    @Test func timeGrowsWithPersonDays() {
+        let a = RunEstimate(config: config(people: 100_000, days: 28)), b = RunEstimate(config: config(people: 100_000, days: 56))
+        #expect(abs(b.seconds / a.seconds - 2) < 1e-9)
+    }
+
+    @Test func textNamesMemoryAndTime() {
+        #expect(RunEstimate.bytesText(2_500_000_000) == "2.5 GB" && RunEstimate.bytesText(98_000_000) == "98 MB")
+        #expect(RunEstimate.durationText(30) == "30 s" && RunEstimate.durationText(600) == "10 min" && RunEstimate.durationText(9000) == "2.5 h")
+    }
+}
