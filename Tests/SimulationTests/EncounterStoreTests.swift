@@ -21,6 +21,27 @@ import Testing
         #expect(MemoryLayout<StoredScan>.stride == 8)
     }
 
+    /// Scans are kept in 4 bytes when the day's scans allow it, and read back exactly either way.
+    @Test func scansPackIntoFourBytesWhenTheyFitAndRoundTrip() {
+        func day(_ scans: [StoredScan]) -> EncounterDay {
+            var batch = EncounterBatch()
+            batch.add(receiver: 0, identifier: rpi(1), metadata: 1, scans: scans)
+            return EncounterDay(dayIndex: 0, phones: 1, batch: batch)
+        }
+        let fits = [StoredScan(secondOfDay: 86_399, typicalAttenuation: 255, minimumAttenuation: 128, secondsSinceLastScan: 240),
+                    StoredScan(secondOfDay: 0, typicalAttenuation: 0, minimumAttenuation: 0, secondsSinceLastScan: 240),
+                    StoredScan(secondOfDay: 40_000, typicalAttenuation: 71, minimumAttenuation: 63, secondsSinceLastScan: 240)]
+        let packed = day(fits)
+        #expect(packed.scans.isPacked && packed.scans.bytes == 12 && packed.scans(of: 0) == fits)
+        // Each way of not fitting: another gap, a minimum above the typical, a spread of 128 dB.
+        for odd in [StoredScan(secondOfDay: 5, typicalAttenuation: 60, minimumAttenuation: 50, secondsSinceLastScan: 300),
+                    StoredScan(secondOfDay: 5, typicalAttenuation: 60, minimumAttenuation: 61, secondsSinceLastScan: 240),
+                    StoredScan(secondOfDay: 5, typicalAttenuation: 200, minimumAttenuation: 72, secondsSinceLastScan: 240)] {
+            let full = day(fits + [odd])
+            #expect(!full.scans.isPacked && full.scans.bytes == 32 && full.scans(of: 0) == fits + [odd])
+        }
+    }
+
     /// The shards' batches make the same day as one batch holding them in shard order.
     @Test func shardBatchesGroupAsTheirConcatenation() {
         var parts = [EncounterBatch(), EncounterBatch(), EncounterBatch()]

@@ -46,6 +46,55 @@ public struct EncounterBatch: Sendable {
     }
 }
 
+/// A day's scan instances, 4 bytes each where they allow it, else as `StoredScan`s (8 bytes).
+///
+/// Packed: second of day (17 bits), typical attenuation (8), typical − minimum (7); the seconds
+/// since the last scan are one value for the whole day (the receivers' scan period). The radio's
+/// scans always allow it: the day's encounters, the largest store at national scale, shrink by a quarter.
+public struct ScanColumn: Sendable, Equatable {
+    private var packed: [UInt32] = []
+    private var full: [StoredScan] = []
+    /// The day's one `secondsSinceLastScan` when packed.
+    private let gap: UInt16
+    public let isPacked: Bool
+
+    /// An empty column for these scans (appended later), packed if every one of them fits.
+    init(packing parts: [[StoredScan]]) {
+        let first = parts.lazy.compactMap(\.first).first
+        gap = first?.secondsSinceLastScan ?? 0
+        let gap = self.gap
+        isPacked = parts.allSatisfy { $0.allSatisfy { s in
+            s.secondsSinceLastScan == gap && s.secondOfDay < 1 << 17 && s.minimumAttenuation <= s.typicalAttenuation
+                && s.typicalAttenuation - s.minimumAttenuation < 128
+        } }
+        let total = parts.reduce(0) { $0 + $1.count }
+        if isPacked { packed.reserveCapacity(total) } else { full.reserveCapacity(total) }
+    }
+
+    mutating func append(_ scans: ArraySlice<StoredScan>) {
+        guard isPacked else { full.append(contentsOf: scans); return }
+        for s in scans {
+            packed.append(s.secondOfDay | UInt32(s.typicalAttenuation) << 17 | UInt32(s.typicalAttenuation - s.minimumAttenuation) << 25)
+        }
+    }
+
+    public var count: Int { isPacked ? packed.count : full.count }
+
+    public subscript(i: Int) -> StoredScan {
+        guard isPacked else { return full[i] }
+        let w = packed[i]
+        let typical = UInt8(truncatingIfNeeded: w >> 17)
+        return StoredScan(secondOfDay: w & 0x1_ffff, typicalAttenuation: typical,
+                          minimumAttenuation: typical - UInt8(truncatingIfNeeded: w >> 25), secondsSinceLastScan: gap)
+    }
+
+    public var bytes: Int { isPacked ? packed.count * 4 : full.count * MemoryLayout<StoredScan>.stride }
+
+    public static func == (a: ScanColumn, b: ScanColumn) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
+}
+
 /// One day of every phone's encounters, grouped by receiving phone in compressed rows:
 /// what a real phone keeps (RPI, encrypted metadata, scan instances), without a Swift
 /// object per record. Encounters of phone p are `rowStart[p] ..< rowStart[p + 1]`.
@@ -56,7 +105,7 @@ public struct EncounterDay: Sendable {
     public let metadata: [UInt32]
     /// Scans of encounter e are `scanStart[e] ..< scanStart[e + 1]`.
     public let scanStart: [UInt32]
-    public let scans: [StoredScan]
+    public let scans: ScanColumn
 
     /// Groups a batch by receiver with a stable counting sort, so the order within a phone
     /// is the production order (deterministic whatever the thread count).
@@ -91,11 +140,10 @@ public struct EncounterDay: Sendable {
         identifiers = order.map { batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)] }
         metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
         var scanStart = [UInt32](repeating: 0, count: total + 1)
-        var scans: [StoredScan] = []
-        scans.reserveCapacity(batches.reduce(0) { $0 + $1.scans.count })
+        var scans = ScanColumn(packing: batches.map(\.scans))
         for (i, record) in order.enumerated() {
             let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
-            scans.append(contentsOf: batches[k].scans[scanOffsets[k][e]..<scanOffsets[k][e + 1]])
+            scans.append(batches[k].scans[scanOffsets[k][e]..<scanOffsets[k][e + 1]])
             scanStart[i + 1] = UInt32(scans.count)
         }
         self.rowStart = rowStart
@@ -107,11 +155,11 @@ public struct EncounterDay: Sendable {
 
     public func encounters(of phone: Int) -> Range<Int> { Int(rowStart[phone])..<Int(rowStart[phone + 1]) }
 
-    public func scans(of encounter: Int) -> ArraySlice<StoredScan> { scans[Int(scanStart[encounter])..<Int(scanStart[encounter + 1])] }
+    public func scans(of encounter: Int) -> [StoredScan] { (Int(scanStart[encounter])..<Int(scanStart[encounter + 1])).map { scans[$0] } }
 
     /// Bytes held, for the memory report.
     public var bytes: Int {
-        rowStart.count * 4 + identifiers.count * 16 + metadata.count * 4 + scanStart.count * 4 + scans.count * MemoryLayout<StoredScan>.stride
+        rowStart.count * 4 + identifiers.count * 16 + metadata.count * 4 + scanStart.count * 4 + scans.bytes
     }
 }
 
