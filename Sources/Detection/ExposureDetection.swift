@@ -83,13 +83,17 @@ public final class ExposureDetection {
         let sorted = keyFiles.admit(downloads, midnight: start + Int64(dayIndex) * SimDuration.day)
         if sorted.isEmpty { return }
         var rowStart = [Int](repeating: 0, count: owners.count + 1)
+        // Which packages were fetched: flags by sequence (a few hundred), not a set of a million downloads.
+        var fetchedFlags: [Bool] = []
         for d in sorted {
             rowStart[Int(d.phone) + 1] += 1
             maxDownloaded[Int(d.phone)] = max(maxDownloaded[Int(d.phone)], Int32(d.package))
+            if d.package >= fetchedFlags.count { fetchedFlags += repeatElement(false, count: d.package + 1 - fetchedFlags.count) }
+            fetchedFlags[d.package] = true
         }
         for p in 0..<owners.count { rowStart[p + 1] += rowStart[p] }
         let rows = rowStart
-        let sequences = Set(sorted.map(\.package)).sorted()
+        let sequences = fetchedFlags.indices.filter { fetchedFlags[$0] }
         let fetched: [PublishedPackage]
         if inSequence {
             fetched = sequences.compactMap { packages.indices.contains($0) ? packages[$0] : nil }

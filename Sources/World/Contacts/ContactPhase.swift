@@ -59,6 +59,8 @@ package enum ContactPhase {
                         }
                     }
                 }
+                // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
+                out.truth.sort { $0.pair < $1.pair }
                 outputs.set(w, out)
             }
         }
