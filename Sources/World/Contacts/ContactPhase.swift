@@ -11,7 +11,9 @@ package struct ContactDayResult {
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
 /// contiguous range of initiators and the shards are merged in order, so the outcome does
-/// not depend on the number of threads.
+/// not depend on the number of threads. Shards are finer than threads (8 per thread, taken by
+/// whichever thread is free): people differ in how many contacts they make, and a thread the
+/// machine is slow to give back must not hold up the day.
 package enum ContactPhase {
     package struct ShardOutput: Sendable {
         package var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
@@ -25,44 +27,42 @@ package enum ContactPhase {
                     threads: Int, seed: UInt64, observers: [any AppContactObserver] = [],
                     everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil) -> ContactDayResult {
         let people = population.size
-        let workers = max(1, min(threads, people))
-        let outputs = ShardResults<ShardOutput>(count: workers)
+        let layout = ShardLayout(count: people, threads: threads, shardsPerThread: 8)
+        let outputs = ShardResults<ShardOutput>(count: layout.shards)
         let within = Float(network.parameters.closeContactMetres)
-        let per = (people + workers - 1) / workers
-        for o in observers { o.beginShards(workers) }
-        for o in everyContact { o.beginShards(workers) }
+        for o in observers { o.beginShards(layout.shards) }
+        for o in everyContact { o.beginShards(layout.shards) }
         let shared = Observers(all: observers)
         let sharedEvery = EveryContact(all: everyContact, gate: gate)
-        forEachShard(count: workers, threads: workers) { shards in
-            for w in shards {
-                var out = ShardOutput()
-                let recorders = shared.all.map { $0.recorder(shard: w) }
-                let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
-                let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
-                var segments: [ContactSegment] = []
-                segments.reserveCapacity(512)
-                for person in (w * per)..<min(people, (w + 1) * per) {
-                    var ordinal: UInt64 = 0
-                    network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments) { c in
-                        // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
-                        let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
-                        ordinal += 1
-                        // A removed contact (quarantine, isolation) still took its draws, so later contacts keep theirs.
-                        if let gate = sharedEvery.gate, gate.removes(c) { return }
-                        for r in everyRecorders { r.record(c, key: key) }
-                        out.byLayer[c.layer.rawValue] += 1
-                        out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(within: within), total: c.duration))
-                        let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
-                        if pa >= 0 && pb >= 0 {
-                            out.appPairContacts += 1
-                            for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
-                        }
+        layout.forEach(threads: threads) { initiators in
+            let w = layout.shard(of: initiators)
+            var out = ShardOutput()
+            let recorders = shared.all.map { $0.recorder(shard: w) }
+            let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
+            let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
+            var segments: [ContactSegment] = []
+            segments.reserveCapacity(512)
+            for person in initiators {
+                var ordinal: UInt64 = 0
+                network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments) { c in
+                    // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
+                    let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
+                    ordinal += 1
+                    // A removed contact (quarantine, isolation) still took its draws, so later contacts keep theirs.
+                    if let gate = sharedEvery.gate, gate.removes(c) { return }
+                    for r in everyRecorders { r.record(c, key: key) }
+                    out.byLayer[c.layer.rawValue] += 1
+                    out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(within: within), total: c.duration))
+                    let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
+                    if pa >= 0 && pb >= 0 {
+                        out.appPairContacts += 1
+                        for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
                     }
                 }
-                // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
-                out.truth.sort { $0.pair < $1.pair }
-                outputs.set(w, out)
             }
+            // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
+            out.truth.sort { $0.pair < $1.pair }
+            outputs.set(w, out)
         }
         for o in observers { o.endShards() }
         for o in everyContact { o.endShards() }
