@@ -144,6 +144,7 @@ public final class DistributionModel {
     /// memory unless the run streams its tables to files.
     package var minuteStream: (any TableStream)?
     private var streamedMinutes = 0
+    private var minuteRow: [ResultTable.Cell] = []
     /// The day of the last streamed minute and its date text (formatted once a day).
     private var minuteDate: (day: Int64, text: String) = (.min, "")
 
@@ -156,8 +157,14 @@ public final class DistributionModel {
         if minuteStream == nil { minuteStream = MemoryTableStream(columns: Self.minuteColumns) }
         let t = start + Int64(minute) * 60, day = SimClock.dayNumber(t)
         if day != minuteDate.day { minuteDate = (day, "\(CivilDate(containing: t))") }
-        minuteStream!.append([.integer(Int64(minute)), .text(minuteDate.text + Self.minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]),
-                              .integer(Int64(values[0] + values[1]))] + values.map { .integer(Int64($0)) } + [.integer(Int64(peak))])
+        // One row buffer for the run: 1,440 rows a day are a fixed cost of every simulated day.
+        minuteRow.removeAll(keepingCapacity: true)
+        minuteRow.append(.integer(Int64(minute)))
+        minuteRow.append(.text(minuteDate.text + Self.minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]))
+        minuteRow.append(.integer(Int64(values[0] + values[1])))
+        for v in values { minuteRow.append(.integer(Int64(v))) }
+        minuteRow.append(.integer(Int64(peak)))
+        minuteStream!.append(minuteRow)
         streamedMinutes += 1
     }
 

@@ -12,16 +12,19 @@ public struct RunEstimate: Sendable, Equatable {
     public var peakBytes: Int64
     public var seconds: Double
 
-    /// Measured at 100,000 and 1,000,000 people × 28 days (release, default model): 380 MB and
-    /// 3.10 GB peak, against 374 MB and 3.2 GB estimated; 39 s on one thread at 100,000.
+    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (399 MB and 3.10 GB
+    /// peak; 37.5 s on one thread at 100,000) and 10,000,000 with 16.3% (6.95 GB; 17.7 min on two
+    /// threads): the estimates are 364 MB, 3.1 GB and 8.6 GB, 11 min, 2.2 min and 16 min.
     public enum Coefficients {
-        /// Encounters per app phone and day kept (RPI, metadata, scans).
+        /// Encounters per app phone and day kept (RPI, metadata, scans) when 40% of people run the
+        /// app; an app phone meets other app phones in proportion to adoption.
         public static let encounterBytesPerAppPhoneDay = 335.0
+        public static let encounterAdoption = 0.4
         /// Days of encounters held at the peak: GAEN's 14, plus the day being built from its shards.
         public static let encounterDaysAtPeak = 16.0
         /// Per person: network, population, the close contacts kept in memory (7 days × ~15 B) and the
         /// day's raw contacts while they are aggregated.
-        public static let bytesPerPerson = 340.0
+        public static let bytesPerPerson = 250.0
         /// Per app phone: the day's keys (60 B) and the day's downloads while detection reads them
         /// (~24 files × 24 B, in two copies).
         public static let bytesPerAppPhone = 1260.0
@@ -33,8 +36,10 @@ public struct RunEstimate: Sendable, Equatable {
         public static let fixedBytes = 60.0e6
         /// Allocator overhead and fragmentation over the stores' own bytes.
         public static let overhead = 1.05
-        /// Wall seconds per person-day on one thread of the benchmark machine.
-        public static let secondsPerPersonDay = 14.0e-6
+        /// Wall seconds per person-day on one thread of the benchmark machine: contacts and what
+        /// does not depend on the app, plus the radio and encounters of app-pair contacts (∝ adoption²).
+        public static let secondsPerPersonDay = 4.9e-6
+        public static let secondsPerPersonDayPerAdoptionSquared = 53.0e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
     }
@@ -47,13 +52,15 @@ public struct RunEstimate: Sendable, Equatable {
         people = p.size
         appPhones = Int((Double(p.size) * adoption).rounded())
         let days = Double(config.days)
-        var bytes = Double(appPhones) * C.encounterBytesPerAppPhoneDay * min(days + 2, C.encounterDaysAtPeak)
+        let encounterBytes = C.encounterBytesPerAppPhoneDay * adoption / C.encounterAdoption
+        var bytes = Double(appPhones) * encounterBytes * min(days + 2, C.encounterDaysAtPeak)
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         if config.p6.enabled || config.retainsGroundTruth { bytes += Double(people) * C.allPairsBytesPerPersonDay * min(days, 21) }
         peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
-        seconds = Double(people) * days * C.secondsPerPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
+        let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
+        seconds = Double(people) * days * perPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
     }
 
     /// Memory the kernel says can be given to a new process (MemAvailable), or the cgroup's

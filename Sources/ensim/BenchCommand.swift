@@ -131,19 +131,10 @@ struct BenchPopulation: ParsableCommand {
     @OptionGroup var output: BenchOutputOptions
     @OptionGroup var threads: ThreadOptions
 
-    @Option(parsing: .unconditional, help: "People (each with a phone; the default share runs the app).")
-    var phones = 100_000
-
-    @Option(parsing: .unconditional, help: "Simulated days.")
-    var days = 28
-
-    func validate() throws {
-        guard phones >= 1, phones <= 100_000_000 else { throw ValidationError("--phones must be from 1 to 100000000") }
-        guard SimulationConfig.supportedDays.contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
-    }
+    @OptionGroup var size: PopulationSizeOptions
 
     func run() throws {
-        try output.emit { try PopulationBenchmark(phones: phones, days: days, threads: threads.count).run() }
+        try output.emit { try PopulationBenchmark(phones: size.phones, days: size.days, threads: threads.count).run() }
     }
 }
 
@@ -279,6 +270,16 @@ struct BenchParallel: ParsableCommand {
 
     @OptionGroup var output: BenchOutputOptions
 
+    @OptionGroup var size: PopulationSizeOptions
+
+    func run() throws {
+        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try output.emit { try ParallelBenchmark(ensim: ensim, phones: size.phones, days: size.days).run() }
+    }
+}
+
+/// The population benchmarks' size: people and days.
+struct PopulationSizeOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "People (each with a phone; the default share runs the app).")
     var phones = 100_000
 
@@ -288,10 +289,5 @@ struct BenchParallel: ParsableCommand {
     func validate() throws {
         guard phones >= 1, phones <= 100_000_000 else { throw ValidationError("--phones must be from 1 to 100000000") }
         guard SimulationConfig.supportedDays.contains(days) else { throw ValidationError("--days must be from 1 to 3650") }
-    }
-
-    func run() throws {
-        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        try output.emit { try ParallelBenchmark(ensim: ensim, phones: phones, days: days).run() }
     }
 }

@@ -211,9 +211,10 @@ package struct ContactMaker {
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
+        let zeta = log(metresMedian)
         while remaining > 0 {
             let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
-            let metres = min(10, max(0.3, stream.lognormal(zeta: log(metresMedian), sigma: 0.5)))
+            let metres = min(10, max(0.3, stream.lognormal(zeta: zeta, sigma: 0.5)))
             segments.append(ContactSegment(seconds: piece, metres: Float(metres)))
             remaining -= piece
         }

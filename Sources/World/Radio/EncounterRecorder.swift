@@ -56,8 +56,8 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let radioFamily: StreamFamily
     private let scanFamily: StreamFamily
     private let rotationFamily: StreamFamily
-    private var scanSchedules = PhoneScheduleCache<ScanSchedule>()
-    private var rotations = PhoneScheduleCache<RPIRotationSchedule>()
+    private var scanSchedules = DayCache<ScanSchedule>()
+    private var rotations = DayCache<RPIRotationSchedule>()
 
     package init(day: RadioDay) {
         self.day = day
@@ -81,7 +81,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         stream.reseed(radioFamily, index: key)
         let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
                                          placements: day.placements, stream: stream)
-        let scans = scanSchedules.value(phone: receiver) {
+        let scans = scanSchedules.value(key: UInt64(receiver)) {
             ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
                          period: day.model.parameters.scanPeriodSeconds, stream: scratch)
         }
@@ -91,7 +91,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         guard !heard.isEmpty else { return }
         for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
         let p = day.model.parameters
-        let rotation = rotations.value(phone: sender) {
+        let rotation = rotations.value(key: UInt64(sender)) {
             RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
                                 minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
         }

@@ -1,0 +1,30 @@
+/// A small direct-mapped cache of values that are pure functions of their key for one day: a
+/// phone's scan phase and RPI rotations.
+///
+/// The radio needs them for both directions of every contact; rebuilding a rotation schedule
+/// drew ~100 times. An initiator's contacts come one after the other, so even a small cache
+/// hits most of the time.
+struct DayCache<Value> {
+    private var keys: [UInt64]
+    private var values: [Value?]
+    private let shift: UInt64
+
+    /// - Parameter slots: a power of two.
+    init(slots: Int = 1024) {
+        precondition(slots > 1 && slots & (slots - 1) == 0, "slots must be a power of two")
+        keys = [UInt64](repeating: .max, count: slots)
+        values = [Value?](repeating: nil, count: slots)
+        shift = UInt64(64 - slots.trailingZeroBitCount)
+    }
+
+    /// The cached value of `key`, or `make()`'s (then cached in the key's slot, evicting another).
+    @inline(__always)
+    mutating func value(key: UInt64, make: () -> Value) -> Value {
+        let slot = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift)
+        if keys[slot] == key, let v = values[slot] { return v }
+        let v = make()
+        keys[slot] = key
+        values[slot] = v
+        return v
+    }
+}
