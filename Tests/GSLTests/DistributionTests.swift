@@ -75,6 +75,19 @@ import Foundation
         #expect(picked.count == 10 && picked == picked.sorted() && Set(picked).count == 10)
         #expect(picked.allSatisfy { (100..<200).contains($0) })
     }
+
+    /// The bisected gamma quantile agrees with GSL's inverse where that converges, and still
+    /// answers for shapes where `gsl_cdf_gamma_Pinv` aborts (a posterior over many cases).
+    @Test func bisectedGammaQuantile() {
+        for (shape, scale) in [(1.0, 5.0), (6.6, 0.8), (40.0, 0.03)] {
+            let g = GammaProfile(shape: shape, scale: scale)
+            for p in [0.025, 0.5, 0.975] { #expect(abs(g.bisectedQuantile(p) - g.quantile(p)) < 1e-9 * g.quantile(p)) }
+        }
+        let big = GammaProfile(shape: 250_000, scale: 1 / 200_000)
+        let (lo, hi) = (big.bisectedQuantile(0.025), big.bisectedQuantile(0.975))
+        #expect(abs(big.cdf(lo) - 0.025) < 1e-9 && abs(big.cdf(hi) - 0.975) < 1e-9)
+        #expect(lo < 1.25 && 1.25 < hi && hi - lo < 0.011)
+    }
 }
 
 import Testing
