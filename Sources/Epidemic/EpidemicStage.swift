@@ -16,34 +16,48 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     private let start: SimTime
     private let population: Population
     private let detection: DetectionStage
+    private let backend: KeySubmissionStage
+    private let tracing: ManualTracing?
+    private let network: ContactNetwork
+    /// The backend's funnel at the end of the previous day (for the day's hotline and operator work).
+    private var funnelBefore = (teleTAN: 0, verified: 0)
+    /// Immuni's OTP is authorised by a health operator on the phone; CWA's TAN needs nobody.
+    private let operatorValidatesOTP: Bool
     private let history: NaturalHistory
     let state: EpidemicState
     private var recorders: [TransmissionRecorder] = []
     /// Infected people in infection order.
     private(set) var infected: [Int32] = []
     private var notifiedHandled: Set<Int32> = []
-    private var pendingTests: [PendingTest] = []
+    private let schedule: (EpidemicEvent, SimTime) -> Void
+    /// People infectious now (kept by the infectious and recovery events).
+    private var infectiousNow = 0
+    /// People confined at some point and possibly still (pruned each day).
+    private var confinedPeople: [Int32] = []
+    private var listedConfined: [Bool]
     /// Positive results by the UTC day number they arrive on.
     private var dueCases: [Int64: [PositiveCase]] = [:]
     private var positive: Set<Int32> = []
     private(set) var ledger: EpidemicLedger
 
-    struct PendingTest {
-        var person: Int32
-        var at: SimTime
-        var reason: TestReason
-    }
-
     package init(_ run: RunContext, parameters: EpidemicParameters, world: WorldStage, backend: KeySubmissionStage,
-                 detection: DetectionStage) {
+                 detection: DetectionStage, flavor: BackendFlavor, schedule: @escaping (EpidemicEvent, SimTime) -> Void) {
+        self.schedule = schedule
+        operatorValidatesOTP = flavor == .immuni
         self.parameters = parameters
         seed = run.seed
         start = run.start
         population = world.population
         self.detection = detection
+        self.backend = backend
+        network = world.network
+        tracing = parameters.manualTracing.enabled
+            ? ManualTracing(parameters.manualTracing, population: world.population.size,
+                            expiryDays: parameters.quarantineDays, seed: run.seed) : nil
         history = NaturalHistory(parameters)
         state = EpidemicState(people: world.population.size)
         symptomOnset = Array(repeating: .max, count: world.population.size)
+        listedConfined = Array(repeating: false, count: world.population.size)
         ledger = EpidemicLedger(days: run.days, people: world.population.size)
         world.contactObservers.append(self)
         world.contactGate = self
@@ -53,7 +67,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     // MARK: contact phase
 
     package func beginShards(_ count: Int) {
-        recorders = (0..<count).map { _ in TransmissionRecorder(state: state, history: history, seed: seed) }
+        recorders = (0..<count).map { _ in TransmissionRecorder(state: state, history: history, seed: seed, namer: tracing?.namer()) }
     }
 
     package func recorder(shard index: Int) -> any ContactRecorder { recorders[index] }
@@ -61,9 +75,10 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     /// Applies the day's infecting contacts: a person infected by several is infected by the earliest.
     package func endShards() {
         let found = recorders.flatMap(\.found).sorted { ($0.target, $0.at, $0.source) < ($1.target, $1.at, $1.source) }
+        tracing?.keep(day: Int(state.dayIndex), recorders.flatMap { $0.namer?.named ?? [] })
         recorders = []
         for c in found where state.infectedAt[Int(c.target)] == .max {
-            infect(c.target, at: c.at, layer: c.layer)
+            infect(c.target, at: c.at, layer: c.layer, source: c.source)
         }
     }
 
@@ -71,7 +86,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         contact.layer != .household && (state.isConfined(contact.a) || state.isConfined(contact.b))
     }
 
-    private func infect(_ person: Int32, at t: SimTime, layer: ContactLayer?) {
+    private func infect(_ person: Int32, at t: SimTime, layer: ContactLayer?, source: Int32? = nil) {
         let rng = RandomStream(seed: seed, stream: "epidemic.history", index: UInt64(person), generator: .taus2)
         let course = history.course(infectedAt: t, age: population.age[Int(person)], rng: rng)
         state.infectedAt[Int(person)] = t
@@ -80,7 +95,17 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         state.relativeInfectiousness[Int(person)] = Float(course.relativeInfectiousness)
         infected.append(person)
         symptomOnset[Int(person)] = course.symptomOnset ?? .max
+        schedule(.infectious(person), course.infectiousFrom)
+        schedule(.recovery(person), course.recoveredAt)
+        if let onset = course.symptomOnset { schedule(.symptomOnset(person), onset) }
         ledger.infection(dayIndex: dayIndex(t), layer: layer, person: person)
+        if ledger.days.indices.contains(dayIndex(t)) {
+            ledger.days[dayIndex(t)].lastRecovery = max(ledger.days[dayIndex(t)].lastRecovery, course.recoveredAt)
+        }
+        if let source {
+            state.infector[Int(person)] = source
+            ledger.days[dayIndex(state.infectedAt[Int(source)])].secondary += 1
+        }
     }
 
     /// Each person's symptom onset; .max: none (not infected, or asymptomatic).
@@ -107,31 +132,50 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         }
     }
 
+    /// The epidemic's own events, at their times within the day.
+    package func handle(_ event: EpidemicEvent, now: SimTime) {
+        switch event {
+        case .infectious: infectiousNow += 1
+        case .recovery: infectiousNow -= 1
+        case .symptomOnset(let person):
+            // A test with some probability (stream "epidemic.symptom_test", person).
+            ledger.days[dayIndex(now)].symptomOnsets += 1
+            let rng = RandomStream(seed: seed, stream: "epidemic.symptom_test", index: UInt64(person), generator: .taus2)
+            if rng.bernoulli(p: parameters.symptomaticTestProbability) {
+                schedule(.test(person, .symptoms), now + Self.seconds(parameters.onsetToTestDays))
+            }
+        case .test(let person, let reason): test(person, at: now, reason: reason)
+        }
+    }
+
     package func endDay(_ day: SimulatedDay) {
         let d = day.index
         reactToNotifications(day)
-        // Symptom onsets today: a test with some probability (stream "epidemic.symptom_test", person).
-        for person in infected {
-            let onset = symptomOnset[Int(person)]
-            guard onset >= day.midnight, onset < day.end else { continue }
-            ledger.days[d].symptomOnsets += 1
-            let rng = RandomStream(seed: seed, stream: "epidemic.symptom_test", index: UInt64(person), generator: .taus2)
-            if rng.bernoulli(p: parameters.symptomaticTestProbability) {
-                pendingTests.append(PendingTest(person: person, at: onset + Self.seconds(parameters.onsetToTestDays), reason: .symptoms))
-            }
-        }
-        runTests(before: day.end, dayIndex: d)
-        var infectious = 0, confined = 0
-        for p in infected where state.isInfectious(p, at: day.end) { infectious += 1 }
+        if let tracing { trace(tracing, day) }
         state.dayIndex = Int32(d)
-        for p in 0..<population.size where state.isConfined(Int32(p)) { confined += 1 }
-        ledger.days[d].infectious = infectious
-        ledger.days[d].confined = confined
+        var quarantined = 0, isolated = 0
+        confinedPeople.removeAll { person in
+            let done = state.confinedThrough[Int(person)] < Int32(d)
+            if done { listedConfined[Int(person)] = false }
+            return done
+        }
+        for p in confinedPeople where state.isConfined(p) {
+            if state.isolating[Int(p)] { isolated += 1 } else { quarantined += 1 }
+        }
+        ledger.days[d].infectious = infectiousNow
+        ledger.days[d].confined = quarantined + isolated
+        ledger.days[d].load.quarantined = quarantined
+        ledger.days[d].load.isolated = isolated
+        let funnel = backend.pipeline.funnel
+        ledger.days[d].load.teleTANCalls = funnel.teleTAN - funnelBefore.teleTAN
+        if operatorValidatesOTP { ledger.days[d].load.otpValidations = funnel.verified - funnelBefore.verified }
+        funnelBefore = (funnel.teleTAN, funnel.verified)
         // The next day's contact phase runs before this stage's startDay.
         state.dayIndex = Int32(d + 1)
     }
 
-    /// Newly notified app users quarantine and test, each with a probability from their own stream.
+    /// Newly notified app users quarantine, test and call the hotline, each with a probability
+    /// from their own stream.
     private func reactToNotifications(_ day: SimulatedDay) {
         guard parameters.actsOnNotifications else { return }
         let fresh = detection.detection.notifications.keys.filter { !notifiedHandled.contains($0) }.sorted()
@@ -142,46 +186,77 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
             let rng = RandomStream(seed: seed, stream: "epidemic.notified", index: UInt64(person), generator: .taus2)
             let quarantines = rng.bernoulli(p: parameters.quarantineCompliance)
             let tests = rng.bernoulli(p: parameters.notifiedTestProbability)
+            let hotline = RandomStream(seed: seed, stream: "epidemic.hotline", index: UInt64(person), generator: .taus2)
+            if hotline.bernoulli(p: parameters.hotlineCallShare) { ledger.days[day.index].load.hotlineCallsApp += 1 }
             ledger.notified(person: person, dayIndex: day.index, infected: state.infectedAt[Int(person)] <= at)
             if quarantines {
-                confine(person, from: day.index + 1, days: parameters.quarantineDays)
+                confine(person, from: day.index + 1, days: parameters.quarantineDays, isolation: false)
                 ledger.days[day.index].quarantineStarts += 1
             }
-            if tests {
-                pendingTests.append(PendingTest(person: person, at: max(at, day.end) + Self.seconds(parameters.notificationToTestDays),
-                                                reason: .notification))
-            }
+            if tests { schedule(.test(person, .notification), max(at, day.end) + Self.seconds(parameters.notificationToTestDays)) }
         }
     }
 
-    /// Tests taken before `end`: positive while infectious; a positive result arrives at the
-    /// earliest next midnight (the health system draws its day's cases then) and may start isolation.
-    private func runTests(before end: SimTime, dayIndex d: Int) {
-        let due = pendingTests.filter { $0.at < end }.sorted { ($0.at, $0.person) < ($1.at, $1.person) }
-        pendingTests.removeAll { $0.at < end }
-        for t in due where !positive.contains(t.person) {
-            let isPositive = state.isInfectious(t.person, at: t.at)
-            ledger.test(dayIndex: d, reason: t.reason, positive: isPositive)
-            guard isPositive else { continue }
-            positive.insert(t.person)
-            let p = Int(t.person)
-            let resultAt = max(t.at + Self.seconds(parameters.resultDelayDays), end)
-            let onset = symptomOnset[p] <= t.at ? symptomOnset[p] : nil
-            let c = PositiveCase(person: t.person, infectedAt: state.infectedAt[p], infectiousFromDay: SimClock.dayNumber(state.infectiousFrom[p]),
-                                 symptomOnset: onset, testedAt: t.at, resultAt: resultAt)
-            dueCases[SimClock.dayNumber(resultAt), default: []].append(c)
-            let rng = RandomStream(seed: seed, stream: "epidemic.isolation", index: UInt64(t.person), generator: .taus2)
-            if rng.bernoulli(p: parameters.isolationCompliance) {
-                confine(t.person, from: dayIndex(resultAt), days: parameters.isolationDays)
-            }
-        }
-    }
-
-    private func confine(_ person: Int32, from: Int, days: Int) {
+    /// A test at `t`: positive while infectious; a positive result arrives at the earliest at the
+    /// next midnight (the health system takes its day's cases then) and may start isolation.
+    private func test(_ person: Int32, at t: SimTime, reason: TestReason) {
+        guard !positive.contains(person) else { return }
+        let d = dayIndex(t)
+        let isPositive = state.isInfectious(person, at: t)
+        ledger.test(dayIndex: d, reason: reason, positive: isPositive)
+        guard isPositive else { return }
+        positive.insert(person)
         let p = Int(person)
+        let resultAt = max(t + Self.seconds(parameters.resultDelayDays), start + Int64(d + 1) * SimDuration.day)
+        let onset = symptomOnset[p] <= t ? symptomOnset[p] : nil
+        let c = PositiveCase(person: person, infectedAt: state.infectedAt[p], infectiousFromDay: SimClock.dayNumber(state.infectiousFrom[p]),
+                             symptomOnset: onset, testedAt: t, resultAt: resultAt)
+        dueCases[SimClock.dayNumber(resultAt), default: []].append(c)
+        let rng = RandomStream(seed: seed, stream: "epidemic.isolation", index: UInt64(person), generator: .taus2)
+        if rng.bernoulli(p: parameters.isolationCompliance) {
+            confine(person, from: dayIndex(resultAt), days: parameters.isolationDays, isolation: true)
+            ledger.days[d].load.isolationStarts += 1
+        }
+        if let tracing {
+            tracing.interview(person, due: resultAt + Self.seconds(tracing.parameters.delayDays),
+                              fromDay: dayIndex(min(onset ?? t, t)) - tracing.parameters.lookbackDays)
+        }
+    }
+
+    /// The health office's day: interviews and calls within capacity; a called contact
+    /// quarantines and tests with probabilities from their own stream ("epidemic.traced", person).
+    private func trace(_ tracing: ManualTracing, _ day: SimulatedDay) {
+        let d = day.index
+        let done = tracing.run(day: d, end: day.end) { positive.contains($0) }
+        ledger.days[d].load.interviews = done.interviews
+        ledger.days[d].load.interviewBacklog = done.interviewBacklog
+        ledger.days[d].load.calls = done.calls.count
+        ledger.days[d].load.callBacklog = done.callBacklog
+        ledger.days[d].load.expiredCalls = done.expired
+        let p = tracing.parameters
+        for person in done.calls {
+            let rng = RandomStream(seed: seed, stream: "epidemic.traced", index: UInt64(person), generator: .taus2)
+            let quarantines = rng.bernoulli(p: p.quarantineCompliance)
+            let tests = rng.bernoulli(p: p.testProbability)
+            if quarantines {
+                confine(person, from: d + 1, days: parameters.quarantineDays, isolation: false)
+                ledger.days[d].load.manualQuarantineStarts += 1
+            }
+            if tests { schedule(.test(person, .manualTracing), day.end + Self.seconds(p.testDelayDays)) }
+        }
+    }
+
+    private func confine(_ person: Int32, from: Int, days: Int, isolation: Bool) {
+        let p = Int(person)
+        if !listedConfined[p] {
+            listedConfined[p] = true
+            confinedPeople.append(person)
+        }
         if state.confinedThrough[p] >= state.confinedFrom[p] && state.confinedThrough[p] >= Int32(from) - 1 {
+            state.isolating[p] = state.isolating[p] || isolation
             state.confinedThrough[p] = max(state.confinedThrough[p], Int32(from + days - 1))
         } else {
+            state.isolating[p] = isolation
             state.confinedFrom[p] = Int32(from)
             state.confinedThrough[p] = Int32(from + days - 1)
         }
@@ -204,5 +279,30 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
 
     package func dailyValues(_ day: SimulatedDay) -> [ResultTable.Cell] { ledger.days[day.index].cells }
 
-    package func result() -> EpidemicSummary { ledger.summary(population: population.size, parameters: parameters) }
+    package func result() -> EpidemicSummary {
+        var summary = ledger.summary(population: population.size, parameters: parameters, reproduction: reproduction.summary)
+        summary.householdSecondaryAttackRate = HouseholdAttackRate(network: network, infectedAt: state.infectedAt,
+                                                                   recoveredAt: state.recoveredAt, infector: state.infector, runEnd: runEnd)
+        return summary
+    }
+
+    private var runEnd: SimTime { start + Int64(ledger.days.count) * SimDuration.day }
+
+    private var reproduction: ReproductionReport {
+        ReproductionReport(days: ledger.days, runEnd: runEnd, parameters: parameters.rEstimate)
+    }
+
+    /// reproduction.csv: the true case reproduction number beside the analyst's estimate.
+    package func reproductionTable() -> ResultTable { reproduction.table(start: start) }
+
+    /// New infections per day (the counterfactual's column in the other run's daily.csv).
+    package var newInfectionsByDay: [Int] { ledger.days.map(\.newInfections) }
+
+    /// load_daily.csv: what each day asked of test sites, hotlines and health offices.
+    package func loadTable() -> ResultTable {
+        let days = ledger.days, start = start
+        return .computed(columns: ["day", "date"] + EpidemicLedger.loadColumns, count: days.count) { d in
+            [.integer(Int64(d)), .text(CivilCalendar.isoDateString(start + Int64(d) * SimDuration.day))] + days[d].loadCells
+        }
+    }
 }

@@ -11,9 +11,13 @@ final class EpidemicState: @unchecked Sendable {
     var infectiousFrom: [SimTime]
     var recoveredAt: [SimTime]
     var relativeInfectiousness: [Float]
+    /// Who infected each person (-1: not infected, or seeded or imported).
+    var infector: [Int32]
     /// Day indices [from, through] of a person's quarantine or isolation; through < from: none.
     var confinedFrom: [Int32]
     var confinedThrough: [Int32]
+    /// Whether the current or last confinement is isolation (else quarantine).
+    var isolating: [Bool]
     var dayIndex: Int32 = 0
 
     init(people: Int) {
@@ -21,8 +25,10 @@ final class EpidemicState: @unchecked Sendable {
         infectiousFrom = Array(repeating: .max, count: people)
         recoveredAt = Array(repeating: .max, count: people)
         relativeInfectiousness = Array(repeating: 0, count: people)
+        infector = Array(repeating: -1, count: people)
         confinedFrom = Array(repeating: 0, count: people)
         confinedThrough = Array(repeating: -1, count: people)
+        isolating = Array(repeating: false, count: people)
     }
 
     func isConfined(_ person: Int32) -> Bool {
@@ -54,15 +60,19 @@ final class TransmissionRecorder: ContactRecorder {
     private let family: StreamFamily
     private let rng: RandomStream
     private(set) var found: [InfectionCandidate] = []
+    /// Manual tracing's draw of who would name whom (nil: no manual tracing).
+    let namer: ContactNamer?
 
-    init(state: EpidemicState, history: NaturalHistory, seed: UInt64) {
+    init(state: EpidemicState, history: NaturalHistory, seed: UInt64, namer: ContactNamer?) {
         self.state = state
         self.history = history
+        self.namer = namer
         family = StreamFamily(seed: seed, stream: "epidemic.transmission")
         rng = RandomStream(seed: seed, stream: "epidemic.transmission", generator: .taus2)
     }
 
     func record(_ c: ContactView, key: UInt64) {
+        namer?.record(c.a, c.b, layer: c.layer)
         let aInfected = state.infectedAt[Int(c.a)] != .max, bInfected = state.infectedAt[Int(c.b)] != .max
         guard aInfected != bInfected else { return }
         let (source, target) = aInfected ? (c.a, c.b) : (c.b, c.a)

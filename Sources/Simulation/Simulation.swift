@@ -71,18 +71,22 @@ public final class Simulation {
         p6Stage = P6Stage(run, parameters: config.p6, downloads: config.distribution, world: world, backend: keySubmission,
                           distribution: distributionStage, detection: detectionStage)
         epidemic = config.epidemic.enabled
-            ? EpidemicStage(run, parameters: config.epidemic, world: world, backend: keySubmission, detection: detectionStage) : nil
+            ? EpidemicStage(run, parameters: config.epidemic, world: world, backend: keySubmission, detection: detectionStage,
+                            flavor: config.backend.flavor) { event, t in _ = engine.schedule(.epidemic(event), at: t) } : nil
         var stages: [any Stage] = [world, keySubmission, distributionStage, detectionStage]
         if let analytics { stages.append(analytics) }
         if let p6Stage { stages.append(p6Stage) }
         if let epidemic { stages.append(epidemic) }
         daily = ResultTable(columns: ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
                             + DistributionStage.dailyColumns + DetectionStage.dailyColumns
-                            + (epidemic == nil ? [] : EpidemicStage.dailyColumns))
+                            + (epidemic == nil ? [] : EpidemicStage.dailyColumns)
+                            + (config.runsCounterfactual ? ["epi_counterfactual_new_infections"] : []))
         self.stages = stages
     }
 
     public func run(progress: (RunProgress) -> Void = { _ in }) throws -> SimulationResults {
+        // The counterfactual runs first so that its infections stand beside each day's.
+        let without = config.runsCounterfactual ? try counterfactual() : nil
         engine.scheduleRecurring(.midnight, first: config.start, every: SimDuration.day, priority: -1)
         engine.scheduleRecurring(.keySubmission(.hour), first: config.start, every: SimDuration.hour, priority: 1)
         for dayIndex in 0..<config.days {
@@ -96,21 +100,23 @@ public final class Simulation {
                 case .midnight:
                     for stage in stages { inStages += try time("\(type(of: stage)).startDay") { try stage.startDay(day) } }
                 case .keySubmission(let e): try keySubmission.handle(e, now: engine.now)
+                case .epidemic(let e): epidemic?.handle(e, now: engine.now)
                 }
             }
             phaseSeconds["engine events", default: 0] += Self.seconds(clock.now - dayStarted - inStages)
             for stage in stages { _ = try time("\(type(of: stage)).endDay") { try stage.endDay(day) } }
             daily.append([.integer(Int64(dayIndex)), .text(CivilCalendar.isoDateString(day.midnight))] + world.today.values
                          + [.integer(Int64(engine.processedCount - eventsBefore))] + keySubmission.dailyValues(day)
-                         + distributionStage.dailyValues + detectionStage.dailyValues + (epidemic?.dailyValues(day) ?? []))
+                         + distributionStage.dailyValues + detectionStage.dailyValues + (epidemic?.dailyValues(day) ?? [])
+                         + (without.map { [.integer(Int64($0.byDay[dayIndex]))] } ?? []))
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: world.fleet.count, contacts: world.totalContacts, scanInstances: world.totalScans))
         }
         var results = results()
-        if config.epidemic.enabled && config.epidemic.counterfactual, let infections = results.summary.epidemic?.infections {
-            let without = try counterfactualInfections()
-            results.summary.epidemic?.counterfactualInfections = without
-            results.summary.epidemic?.infectionsAverted = without - infections
+        if let without, let infections = results.summary.epidemic?.infections {
+            let other = without.total
+            results.summary.epidemic?.counterfactualInfections = other
+            results.summary.epidemic?.infectionsAverted = other - infections
         }
         return results
     }
@@ -126,13 +132,15 @@ public final class Simulation {
         Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
-    /// The same seed with nobody acting on notifications: the app does nothing.
-    private func counterfactualInfections() throws -> Int {
+    /// The same seed with nobody acting on notifications (the app does nothing), run to its end.
+    private func counterfactual() throws -> (total: Int, byDay: [Int]) {
         var other = config
         other.epidemic.counterfactual = false
         other.epidemic.actsOnNotifications = false
         other.writeHourly = false
-        return try Simulation(config: other).run().summary.epidemic?.infections ?? 0
+        let simulation = try Simulation(config: other)
+        let results = try simulation.run()
+        return (results.summary.epidemic?.infections ?? 0, simulation.epidemic?.newInfectionsByDay ?? [])
     }
 
     /// Every stage's result, once the last day has run.
@@ -148,14 +156,19 @@ public final class Simulation {
             scanInstances: w.scanInstances, encounterBytesPerPhoneDay: IntervalSummary(w.encounterBytesPerPhoneDay),
             encounterStoreBytesAtEnd: w.encounterStoreBytesAtEnd, health: backend.health, backend: backend.backend,
             events: engine.processedCount,
-            eventsByKind: NamedValues(SimulationEvent.kindNames.enumerated().map { ($0.element, engine.processedCount(of: $0.offset)) }),
+            eventsByKind: NamedValues(SimulationEvent.kindNames.enumerated()
+                .filter { epidemic != nil || $0.offset < SimulationEvent.kindNames.count - EpidemicEvent.kindNames.count }
+                .map { ($0.element, engine.processedCount(of: $0.offset)) }),
             distribution: delivered.summary, detection: detected.summary)
         var tables = [NamedTable("packages.csv", backend.packages)] + delivered.tables + detected.tables
         if let p6 = p6Stage?.result() {
             summary.p6 = p6.summary
             tables += p6.tables
         }
-        summary.epidemic = epidemic?.result()
+        if let epidemic {
+            summary.epidemic = epidemic.result()
+            tables += [NamedTable("load_daily.csv", epidemic.loadTable()), NamedTable("reproduction.csv", epidemic.reproductionTable())]
+        }
         if let analytics = analytics?.result() {
             summary.analytics = analytics.summary
             tables += analytics.tables

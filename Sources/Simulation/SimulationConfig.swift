@@ -28,6 +28,8 @@ public struct SimulationConfig: Sendable, Equatable {
     public var writeHourly: Bool
     /// The `epidemic` block: transmission, testing and quarantine (off by default).
     public var epidemic: EpidemicParameters = .default
+    /// Whether the run also runs its counterfactual (the same seed, the app doing nothing).
+    public var runsCounterfactual: Bool { epidemic.enabled && epidemic.counterfactual }
     /// The `app.detection` block.
     public var detection: DetectionParameters
     /// Worker threads for parallel phases; results never depend on it.

@@ -1,3 +1,4 @@
+import Epidemic
 import EventEngine
 import HealthBackend
 
@@ -7,13 +8,16 @@ package enum SimulationEvent: EventKind {
     case midnight
     /// An event of the health system and backend stage.
     case keySubmission(KeySubmissionEvent)
+    /// An event of the epidemic stage.
+    case epidemic(EpidemicEvent)
 
     package var kindIndex: Int {
         switch self {
         case .midnight: return 0
         case .keySubmission(let event): return 1 + event.kindIndex
+        case .epidemic(let event): return 1 + KeySubmissionEvent.kindNames.count + event.kindIndex
         }
     }
 
-    package static let kindNames = ["midnight"] + KeySubmissionEvent.kindNames
+    package static let kindNames = ["midnight"] + KeySubmissionEvent.kindNames + EpidemicEvent.kindNames
 }
