@@ -5,8 +5,10 @@ import Foundation
 public enum PlotScripts {
     /// Scripts the report uses, in page order, with a caption per PNG they write; a script whose
     /// input file the run lacks (the stage did not run) is skipped.
-    static let inputs = ["plot_analytics.py": "monthly.csv"]
+    static let inputs = ["plot_analytics.py": "monthly.csv", "plot_epidemic.py": "load_daily.csv"]
     static let figures: [(script: String, png: String, caption: String)] = [
+        ("plot_epidemic.py", "epidemic.png",
+         "The epidemic: infections by layer (dashed: without the app), the notification cascade, the load, the reproduction number"),
         ("plot_analytics.py", "analytics.png", "Immuni analytics: upload timing, estimates against the truth, the p_OWOE sweep"),
         ("plot_detection.py", "detection_daily.png", "Notifications per day, true and false"),
         ("plot_detection.py", "detection_precision_recall.png", "Precision and recall against the attenuation threshold"),

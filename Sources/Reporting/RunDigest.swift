@@ -85,11 +85,39 @@ public struct RunDigest: Codable, Sendable {
     var backend: Backend
     var detection: Detection
     var distribution: Distribution
+    struct Epidemic: Codable, Sendable {
+        struct Load: Codable, Sendable {
+            var testsAfterManualTracing: Int
+            var hotlineCallsApp: Int
+            var quarantineOrdersApp: Int
+            var quarantineOrdersManual: Int
+            enum CodingKeys: String, CodingKey {
+                case testsAfterManualTracing = "tests_after_manual_tracing", hotlineCallsApp = "hotline_calls_app"
+                case quarantineOrdersApp = "quarantine_orders_app", quarantineOrdersManual = "quarantine_orders_manual"
+            }
+        }
+        var infections: Int
+        var attackRate: Interval
+        var testsForSymptoms: Int
+        var testsAfterNotification: Int
+        var notified: Int
+        var counterfactualInfections: Int?
+        var infectionsAverted: Int?
+        var load: Load
+        enum CodingKeys: String, CodingKey {
+            case infections, attackRate = "attack_rate", testsForSymptoms = "tests_for_symptoms"
+            case testsAfterNotification = "tests_after_notification", notified
+            case counterfactualInfections = "counterfactual_infections", infectionsAverted = "infections_averted", load
+        }
+    }
+
     var analytics: Analytics?
     var p6: P6?
+    var epidemic: Epidemic?
 
     enum CodingKeys: String, CodingKey {
         case scenario, start, days, population, appPhones = "app_phones", health, backend, detection, distribution, analytics, p6
+        case epidemic
     }
 
     /// - Throws: `FinishedRunError` naming summary.json when it is not a run's summary.
@@ -159,6 +187,15 @@ public struct RunDigest: Codable, Sendable {
         }
         if let p6 {
             rows.append(("P6", "\(g(p6.notified)) notified, precision \(pct(p6.precision)), recall \(pct(p6.recall))"))
+        }
+        if let e = epidemic {
+            rows.append(("epidemic", "\(g(e.infections)) infections, attack rate \(pct(e.attackRate)); \(g(e.notified)) people notified by the app"))
+            if let without = e.counterfactualInfections, let averted = e.infectionsAverted {
+                rows.append(("averted", "\(g(averted)) of \(g(without)) infections without the app (one seed; replicates give an interval)"))
+            }
+            rows.append(("load", "tests \(g(e.testsForSymptoms)) for symptoms, \(g(e.testsAfterNotification)) after the app, "
+                         + "\(g(e.load.testsAfterManualTracing)) after tracing; \(g(e.load.hotlineCallsApp)) hotline calls; quarantines "
+                         + "\(g(e.load.quarantineOrdersApp)) app, \(g(e.load.quarantineOrdersManual)) tracing (load_daily.csv)"))
         }
         if let folder { rows.append(("results", folder)) }
         return rows

@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
         subcommands: [BenchEngine.self, BenchCrypto.self, BenchPopulation.self, BenchBackend.self,
-                      BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self]
+                      BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self, BenchEpidemic.self]
     )
 }
 
@@ -135,6 +135,23 @@ struct BenchPopulation: ParsableCommand {
 
     func run() throws {
         try output.emit { try PopulationBenchmark(phones: size.phones, days: size.days, threads: threads.count).run() }
+    }
+}
+
+struct BenchEpidemic: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "epidemic",
+        abstract: "The population run without and with the epidemic block: the epidemic's overhead and the engine's event rate.",
+        discussion: "Example: ensim bench epidemic --phones 200000 --days 28 --json"
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+    @OptionGroup var threads: ThreadOptions
+
+    @OptionGroup var size: PopulationSizeOptions
+
+    func run() throws {
+        try output.emit { try EpidemicBenchmark(phones: size.phones, days: size.days, threads: threads.count).run() }
     }
 }
 

@@ -24,6 +24,13 @@ import Testing
         #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
     }
 
+    @Test func epidemicComparesTheRunWithoutAndWith() throws {
+        let report = try json(["epidemic", "--phones", "2000", "--days", "6", "--threads", "1"])
+        #expect(report["phones"] as? Int == 2_000 && report["wall_seconds_with"] is Double && report["overhead"] is Double)
+        let events = try #require(report["epidemic_events"] as? [String: Int])
+        #expect((events["epidemic_infectious"] ?? 0) > 0 && (report["infections"] as? Int ?? 0) >= 4)
+    }
+
     @Test func distributionWritesItsTables() throws {
         let dir = EnsimProcess.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

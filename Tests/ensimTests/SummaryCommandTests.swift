@@ -31,6 +31,35 @@ import Testing
         #expect(corrupt.status == 1 && corrupt.stderr.hasPrefix("error: \(out.path)/summary.json: is not a run summary ensim can read"), "\(corrupt.stderr)")
     }
 
+    /// An epidemic run adds what the epidemic did, what the app averted and the load it caused;
+    /// its report page draws the epidemic.
+    @Test func epidemicRunsSayWhatTheEpidemicDidAndReportIt() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        let file = dir.appendingPathComponent("e.yaml")
+        try Data("""
+            name: e
+            seed: 3
+            days: 8
+            population: {size: 1500, app_adoption: 0.6}
+            epidemic: {enabled: true, counterfactual: true, initial_infections: 30, hazard_per_minute: 0.02, manual_tracing: {enabled: true}}
+            outputs: {hourly: false}
+
+            """.utf8).write(to: file)
+        let out = dir.appendingPathComponent("run")
+        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        for label in ["epidemic", "averted", "load"] {
+            #expect(lines.contains { $0.hasPrefix(label + " ") }, "no \(label) line in \(run.stdout)")
+        }
+        #expect(lines.contains { $0.contains("infections without the app") && $0.contains("one seed") })
+        let report = try EnsimProcess.run(["report", out.path])
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(page.contains("The epidemic: infections by layer"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("epidemic.png").path))
+    }
+
     func appPhones(_ run: URL) throws -> Int {
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("summary.json"))) as! [String: Any]
         return summary["app_phones"] as! Int

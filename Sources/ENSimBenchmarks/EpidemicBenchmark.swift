@@ -1,0 +1,57 @@
+import EventEngine
+import Foundation
+import Simulation
+import World
+
+/// What the epidemic stage costs: the population benchmark's run (N people, D days, 40% on the
+/// app) without and with the `epidemic` block at its defaults, one after the other in this
+/// process, with the engine's event rate and the epidemic's own phases.
+public struct EpidemicBenchmark {
+    public var phones: Int
+    public var days: Int
+    public var threads: Int
+
+    public init(phones: Int, days: Int, threads: Int) {
+        self.phones = phones
+        self.days = days
+        self.threads = threads
+    }
+
+    public func run() throws -> BenchmarkReport {
+        var config = SimulationConfig(name: "bench", seed: 1, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: days,
+                                      population: PopulationParameters(size: phones, appAdoption: 0.4),
+                                      writeHourly: false, threads: threads)
+        config.epidemic.initialInfections = max(1, phones / 500)
+        let without = try measure(config)
+        config.epidemic.enabled = true
+        let with = try measure(config)
+        let epidemicEvents = with.results.summary.eventsByKind.entries.filter { $0.name.hasPrefix("epidemic") }
+        let epidemicPhases = with.phases.filter { $0.key.hasPrefix("EpidemicStage") }
+        return BenchmarkReport([
+            "benchmark": "epidemic",
+            "phones": phones,
+            "days": days,
+            "threads": threads,
+            "wall_seconds_without": without.wall,
+            "wall_seconds_with": with.wall,
+            "overhead": with.wall / without.wall - 1,
+            "epidemic_stage_seconds": epidemicPhases.values.reduce(0, +),
+            "phase_seconds_with": with.phases,
+            "events_with": with.results.summary.events,
+            "epidemic_events": Dictionary(uniqueKeysWithValues: epidemicEvents.map { ($0.name, $0.value) }),
+            "engine_events_per_second": Double(with.results.summary.events) / max(1e-9, with.phases["engine events"] ?? 0),
+            "infections": with.results.summary.epidemic?.infections ?? 0,
+            "index_cases_without": without.results.summary.health.indexCases,
+            "index_cases_with": with.results.summary.health.indexCases,
+            "peak_rss_bytes": PeakMemory.residentBytes,
+            "load_average": Machine.loadAverage ?? "n/a",
+        ])
+    }
+
+    private func measure(_ config: SimulationConfig) throws -> (wall: Double, phases: [String: Double], results: SimulationResults) {
+        let started = Date()
+        let simulation = try Simulation(config: config)
+        let results = try simulation.run()
+        return (Date().timeIntervalSince(started), simulation.phaseSeconds, results)
+    }
+}
