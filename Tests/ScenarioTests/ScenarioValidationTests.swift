@@ -105,6 +105,10 @@ func problems(_ yaml: String) -> [String] {
         for file in files {
             #expect(throws: Never.self) { try ScenarioLoader.load(file: dir.appendingPathComponent(file).path) }
         }
+        let studies = dir.appendingPathComponent("studies")
+        for file in try FileManager.default.contentsOfDirectory(atPath: studies.path) where file.hasSuffix(".yaml") {
+            #expect(throws: Never.self, "studies/\(file)") { try ScenarioLoader.load(file: studies.appendingPathComponent(file).path) }
+        }
     }
 
     @Test func referenceIsUpToDate() throws {

@@ -138,6 +138,11 @@ struct SweepFixture {
         #expect(adoption.runs.allSatisfy { $0.resolved.at("population.size") == .integer(5000) && $0.resolved.at("days") == .integer(21) })
         let overhead = try SweepLoader.load(file: folder.appendingPathComponent("overhead.yaml").path)
         #expect(overhead.runs.count == 50 && Set(overhead.runs.map(\.seed)).count == 50)
+        let averted = try SweepLoader.load(file: folder.appendingPathComponent("epidemic-averted.yaml").path)
+        #expect(averted.runs.count == 36 && averted.runs.allSatisfy { $0.resolved.at("epidemic.counterfactual") == .boolean(true) })
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".yaml") {
+            #expect(throws: Never.self, "\(name)") { _ = try SweepLoader.load(file: folder.appendingPathComponent(name).path) }
+        }
     }
 
     @Test func unknownKeyPathIsOneLineWithPosition() {
