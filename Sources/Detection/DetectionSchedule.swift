@@ -65,6 +65,9 @@ package struct DetectionScheduleQueue {
     package private(set) var filesDetected: Int64 = 0
     package private(set) var filesHeld: Int64 = 0
     package private(set) var secondsHeld: Int64 = 0
+    /// The detections of the last `release`, ordered by (time, phone): Immuni's analytics counts
+    /// these, not every check, when a schedule is set.
+    package private(set) var lastRuns: [CheckSession] = []
 
     package init(schedule: DetectionSchedule) {
         self.schedule = schedule
@@ -78,6 +81,7 @@ package struct DetectionScheduleQueue {
     /// Unchanged when the schedule is off.
     package mutating func release(_ downloads: [PackageDownload], checks: [CheckSession]) -> [PackageDownload] {
         guard schedule.isActive else { return downloads }
+        lastRuns.removeAll(keepingCapacity: true)
         var byPhone: [Int32: [PackageDownload]] = [:]
         for d in downloads { byPhone[d.phone, default: []].append(d) }
         var checksByPhone: [Int32: [SimTime]] = [:]
@@ -92,6 +96,7 @@ package struct DetectionScheduleQueue {
                 while next < fetched.count && fetched[next].at <= t { held.append(fetched[next]); next += 1 }
                 guard !held.isEmpty, isDue(phone: phone, at: t) else { continue }
                 noteDetection(phone: phone, at: t)
+                lastRuns.append(CheckSession(phone: phone, at: t))
                 for d in held.sorted(by: { $0.package < $1.package }) {
                     out.append(PackageDownload(phone: phone, package: d.package, at: t))
                     if d.at < t { filesHeld += 1; secondsHeld += t - d.at }
@@ -102,6 +107,7 @@ package struct DetectionScheduleQueue {
             held += fetched[next...]
             if !held.isEmpty { pending[phone] = held }
         }
+        lastRuns.sort { ($0.at, $0.phone) < ($1.at, $1.phone) }
         return out
     }
 

@@ -26,6 +26,7 @@ import Testing
         #expect(out.map(\.package) == Array(1...9))
         #expect(out.map { ($0.at - midnight) / hour } == [1, 5, 5, 5, 5, 9, 9, 9, 9])
         #expect(queue.detections == 3 && queue.filesDetected == 9 && queue.filesHeld == 6)
+        #expect(queue.lastRuns == [1, 5, 9].map { CheckSession(phone: 0, at: midnight + $0 * hour) })
         // Held: 3+2+1 hours for files 2–4 and again for 6–8.
         #expect(queue.secondsHeld == 12 * hour)
         let summary = try! #require(queue.summary)
