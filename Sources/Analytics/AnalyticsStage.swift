@@ -36,7 +36,10 @@ package final class AnalyticsStage: Stage {
     package func endDay(_ day: SimulatedDay) {
         switch source {
         case .simulated(let s):
-            s.day(end: day.end, checks: distribution.model.checkSessions, detection: detection.detection, availability: world.availability)
+            // With a detection schedule the app detects at its scheduled runs, not at every check.
+            let d = detection.detection
+            let runs = d.parameters.schedule.isActive ? d.scheduled.lastRuns : distribution.model.checkSessions
+            s.day(end: day.end, checks: runs, detection: d, availability: world.availability)
         case .synthetic(let s):
             s.day(day, availability: world.availability)
         }

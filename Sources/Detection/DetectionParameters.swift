@@ -9,6 +9,8 @@ public struct DetectionParameters: Sendable, Equatable {
     public var gridMinutes: [Int]
     /// The OS's daily limit on key files checked, per platform (default: none).
     public var keyFileRateLimit = KeyFileRateLimit()
+    /// When the app runs detection (default: at every check that fetched files).
+    public var schedule = DetectionSchedule()
 
     public static let defaultGridAttenuations = Array(stride(from: 45, through: 80, by: 5))
     public static let defaultGridMinutes = [5, 10, 15, 20, 30]

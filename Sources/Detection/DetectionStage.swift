@@ -19,14 +19,17 @@ package final class DetectionStage: Stage {
         self.distribution = distribution
         detection = ExposureDetection(parameters: parameters, start: run.start, appPhoneOwners: world.fleet.owners,
                                       threads: run.threads, appPhoneIsIOS: world.phoneIsIOS)
+        // A detection schedule runs detection at checks that fetched nothing new too.
+        if parameters.schedule.isActive { distribution.model.recordsCheckSessions = true }
         // Immuni uploads carry the uploader's own detection summaries.
         let detection = self.detection
         backend.pipeline.exposureSummaries = { phone, time in detection.immuniSummaries(phone: phone, before: time) }
     }
 
     package func endDay(_ day: SimulatedDay) throws {
-        try detection.process(dayIndex: day.index, downloads: distribution.downloadsToday, packages: distribution.publishedPackages,
-                              encounters: world.encounters)
+        try detection.process(dayIndex: day.index, downloads: distribution.downloadsToday,
+                              checks: detection.parameters.schedule.isActive ? distribution.model.checkSessions : [],
+                              packages: distribution.publishedPackages, encounters: world.encounters)
     }
 
     package static let dailyColumns = ["phones_notified"]

@@ -34,6 +34,8 @@ public struct DetectionSummary: Equatable, Sendable, Encodable {
     public var indexCasesWithNotifications: Int
     /// Only when a key-file limit is set (nil is not encoded).
     public var keyFileRateLimit: KeyFileRateLimitSummary?
+    /// Only when a detection schedule is set (nil is not encoded).
+    public var schedule: DetectionScheduleSummary?
 
     package enum CodingKeys: String, CodingKey {
         case preset, model, identifiersDerived = "identifiers_derived", encountersChecked = "encounters_checked"
@@ -42,6 +44,6 @@ public struct DetectionSummary: Equatable, Sendable, Encodable {
         case falseNegatives = "false_negatives", falseNegativeCauses = "false_negative_causes", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", falseNegativeRate = "false_negative_rate"
         case latencyHours = "latency_hours", indexCasesWithNotifications = "index_cases_with_notifications"
-        case keyFileRateLimit = "key_file_rate_limit"
+        case keyFileRateLimit = "key_file_rate_limit", schedule
     }
 }

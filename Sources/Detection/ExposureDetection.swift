@@ -1,3 +1,4 @@
+import Distribution
 import EventEngine
 import GAEN
 import GSL
@@ -48,6 +49,8 @@ public final class ExposureDetection {
     public private(set) var matchedEncounters: Int64 = 0
     /// Files waiting for the OS's daily quota (`parameters.keyFileRateLimit`).
     package private(set) var keyFiles: KeyFileQueue
+    /// Files waiting for the phone's next scheduled detection (`parameters.schedule`).
+    package private(set) var scheduled: DetectionScheduleQueue
 
     /// - Parameter appPhoneIsIOS: OS of each app phone, for the per-platform key-file limit
     ///   (empty: all count as Android; only read when a limit is set).
@@ -58,15 +61,18 @@ public final class ExposureDetection {
         self.threads = threads
         maxDownloaded = Array(repeating: -1, count: appPhoneOwners.count)
         keyFiles = KeyFileQueue(limit: parameters.keyFileRateLimit, isIOS: appPhoneIsIOS)
+        scheduled = DetectionScheduleQueue(schedule: parameters.schedule)
     }
 
     package var startDayNumber: Int64 { SimClock.dayNumber(start) }
 
     /// Runs the day's detections. `packages`: every package published so far, in sequence order
     /// as a run publishes them (only those not seen before are read, so a day costs the same in a
-    /// year-long run), or any set of packages in any order (studies); `downloads`: the day's downloads.
+    /// year-long run), or any set of packages in any order (studies); `downloads`: the day's downloads;
+    /// `checks`: the day's successful checks of app phones (read only with a detection schedule).
     public func process<Packages: RandomAccessCollection<PublishedPackage>>(
-        dayIndex: Int, downloads: [PackageDownload], packages: Packages, encounters: EncounterStore) throws where Packages.Index == Int {
+        dayIndex: Int, downloads: [PackageDownload], checks: [CheckSession] = [], packages: Packages,
+        encounters: EncounterStore) throws where Packages.Index == Int {
         let inSequence = (packages.first.map { $0.sequence == packages.startIndex } ?? true)
             && (packages.last.map { $0.sequence == packages.endIndex - 1 } ?? true)
         for p in inSequence ? packages[min(packagesSeen, packages.endIndex)...] : packages[...] {
@@ -80,7 +86,9 @@ public final class ExposureDetection {
         if inSequence { packagesSeen = max(packagesSeen, packages.endIndex) }
         // The OS checks at most its daily quota of files; the rest wait for a later day (and count
         // as not yet downloaded for the misses: detection has not seen them).
-        let sorted = keyFiles.admit(downloads, midnight: start + Int64(dayIndex) * SimDuration.day)
+        // A file fetched between two scheduled detections waits for the next (re-timed to it).
+        let detected = scheduled.release(downloads, checks: checks)
+        let sorted = keyFiles.admit(detected, midnight: start + Int64(dayIndex) * SimDuration.day)
         if sorted.isEmpty { return }
         var rowStart = [Int](repeating: 0, count: owners.count + 1)
         // Which packages were fetched: flags by sequence (a few hundred), not a set of a million downloads.

@@ -198,40 +198,49 @@ package struct ClientShardCore {
         }
 
         plan.removeAll(keepingCapacity: true)
+        // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
+        if p.configBytes > 0 { failed = !request(.configRequests, body: p.configBytes) }
+        let skipEmpty = p.skipsEmptyPackages
         switch context.flavor {
         case .immuni, .p6:
-            if anyNew { for s in (w + 1)..<visible { plan.append(s) } }
-            failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
-                              status: anyNew ? nil : .notModified)
+            if anyNew { for s in (w + 1)..<visible where !(skipEmpty && catalog.isEmpty[s]) { plan.append(s) } }
+            if !failed {
+                failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
+                                  status: anyNew ? nil : .notModified)
+            }
         case .cwa:
-            // Missing whole days come as daily packages, the rest as hourly ones.
+            // Missing whole days come as daily packages, the rest as hourly ones; packages without
+            // keys are not in the index files when `skipEmpty`.
             hourDays.removeAll(keepingCapacity: true)
             if anyNew {
                 for s in (w + 1)..<visible {
                     if catalog.isDaily[s] {
-                        if catalog.firstHourlyOfDay(ofPackage: s) > w { plan.append(s) }
+                        if catalog.firstHourlyOfDay(ofPackage: s) > w && !(skipEmpty && catalog.isEmpty[s]) { plan.append(s) }
                     } else {
                         let d = catalog.day[s]
                         if catalog.firstHourlyOfDay(ofPackage: s) > w, let daily = catalog.dailySequence(day: d), daily < visible {
                             continue
                         }
+                        if skipEmpty && catalog.isEmpty[s] { continue }
                         plan.append(s)
                         if hourDays.last != d { hourDays.append(d) }
                     }
                 }
             }
-            failed = !request(.indexRequests, body: anyNew ? catalog.dateIndexBytes(visible: visible) : 0,
-                              status: anyNew ? nil : .notModified)
+            if !failed {
+                failed = !request(.indexRequests, body: anyNew ? catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
+                                  status: anyNew ? nil : .notModified)
+            }
             let today = SimClock.dayNumber(t)
             if !failed && !hourDays.contains(today) {
-                if catalog.hasHourly(day: today, visible: visible) {
+                if catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
                     failed = !request(.indexRequests, body: 0, status: .notModified)
                 } else {
                     failed = !request(.indexRequests, body: 0, status: .notFound)
                 }
             }
             for d in hourDays where !failed {
-                failed = !request(.indexRequests, body: catalog.hourIndexBytes(day: d, visible: visible))
+                failed = !request(.indexRequests, body: catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
             }
         }
         if !failed {

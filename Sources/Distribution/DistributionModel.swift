@@ -148,21 +148,27 @@ public final class DistributionModel {
     /// The day of the last streamed minute and its date text (formatted once a day).
     private var minuteDate: (day: Int64, text: String) = (.min, "")
 
-    package static let minuteColumns = ["minute", "time_utc", "requests"] + LoadCounters.Metric.allCases.map(\.column)
-        + ["peak_requests_per_second"]
+    /// distribution_minutes.csv's columns (configuration requests only when counted).
+    package static func minuteColumns(_ parameters: DistributionParameters) -> [String] {
+        ["minute", "time_utc", "requests"] + LoadCounters.Metric.columns(countsConfig: parameters.countsConfig).map(\.column)
+            + ["peak_requests_per_second"]
+    }
 
     /// Sends one finished minute's row, once, and only minutes before `now`.
     private func streamMinute(_ minute: Int, _ values: [Int], _ peak: UInt32) {
         guard parameters.writesMinutes, minute == streamedMinutes, Int64(minute + 1) * 60 <= now - start else { return }
-        if minuteStream == nil { minuteStream = MemoryTableStream(columns: Self.minuteColumns) }
+        if minuteStream == nil { minuteStream = MemoryTableStream(columns: Self.minuteColumns(parameters)) }
         let t = start + Int64(minute) * 60, day = SimClock.dayNumber(t)
         if day != minuteDate.day { minuteDate = (day, "\(CivilDate(containing: t))") }
         // One row buffer for the run: 1,440 rows a day are a fixed cost of every simulated day.
         minuteRow.removeAll(keepingCapacity: true)
         minuteRow.append(.integer(Int64(minute)))
         minuteRow.append(.text(minuteDate.text + Self.minuteOfDaySuffix[Int(SimClock.secondOfDay(t) / 60)]))
-        minuteRow.append(.integer(Int64(values[0] + values[1])))
-        for v in values { minuteRow.append(.integer(Int64(v))) }
+        let config = values[LoadCounters.Metric.configRequests.rawValue]
+        minuteRow.append(.integer(Int64(values[0] + values[1] + config)))
+        // Every metric but the configuration requests (the last), which is a column only when counted.
+        for v in values.dropLast() { minuteRow.append(.integer(Int64(v))) }
+        if parameters.countsConfig { minuteRow.append(.integer(Int64(config))) }
         minuteRow.append(.integer(Int64(peak)))
         minuteStream!.append(minuteRow)
         streamedMinutes += 1

@@ -54,6 +54,16 @@ public struct DistributionParameters: Sendable, Equatable {
     /// Write distribution_minutes.csv (1,440 rows a day); off, the load is kept per hour, so a long
     /// run's memory does not grow with per-minute counters.
     public var writesMinutes = true
+    /// Bytes of the app configuration each check session fetches first (CWA's app configuration,
+    /// Immuni's `/v1/settings`); 0: configuration downloads are not modelled (the model before them).
+    public var configBytes = 0
+    /// Clients skip packages without keys: CWA's index files list only hours and dates with keys
+    /// (cwa-server#436, June–August 2020). Off: empty packages are listed and fetched, as CWA did
+    /// from August 2020 (cwa-server#650, #699). Immuni never publishes an empty chunk.
+    public var skipsEmptyPackages = false
+
+    /// Whether sessions fetch the configuration (and the load tables count it).
+    public var countsConfig: Bool { configBytes > 0 }
 
     public init() {}
 

@@ -39,8 +39,8 @@ extension DistributionModel {
         let elapsed = max(1, now - start)
         let days = Double(elapsed) / 86_400
         func total(_ m: LoadCounters.Metric) -> Int { counters.total(m) }
-        let index = total(.indexRequests), packages = total(.packageRequests)
-        let requests = index + packages
+        let index = total(.indexRequests), packages = total(.packageRequests), config = total(.configRequests)
+        let requests = index + packages + config
         let bytes = total(.bytes), errors = total(.errors)
         let perDay = Double(requests) / days
         let bytesPerDay = Double(bytes) / days
@@ -71,7 +71,7 @@ extension DistributionModel {
         let summary = DistributionSummary(
             flavor: flavor.rawValue, clients: clientCount, contactPhones: contactPhones, stateBytesPerClient: Self.bytesPerClient,
             simulatedDays: days, packagesPublished: publishedCount, requests: requests, indexRequests: index,
-            packageRequests: packages, retryRequests: total(.retryRequests), notModified304: total(.notModified),
+            packageRequests: packages, configRequests: parameters.countsConfig ? config : nil, retryRequests: total(.retryRequests), notModified304: total(.notModified),
             notFound404: total(.notFound), errors: errors,
             errorRate: .init(estimate: requests > 0 ? Double(errors) / Double(requests) : 0, lower: errorCI.lower, upper: errorCI.upper),
             sessions: sessions, offlineChecks: total(.offlineChecks), deferredChecks: total(.deferredChecks),
@@ -88,12 +88,13 @@ extension DistributionModel {
                 terabytesPerDay: .init(seed: CWASeedEstimate.terabytesPerDay * seedScale, ensim: bytesPerDay / 1e12),
                 megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)))
 
-        let hourMetrics = LoadCounters.Metric.allCases.filter { $0 != .clients }
+        let hourMetrics = LoadCounters.Metric.columns(countsConfig: parameters.countsConfig).filter { $0 != .clients }
         let start = self.start
         let hourly = ResultTable.computed(columns: ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"],
                                           count: Int(elapsed / 60) / 60) { h in
             let values = hourMetrics.map { counters.value($0, minutes: h * 60..<(h + 1) * 60) }
-            return [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(values[0] + values[1]))]
+            let requests = values[0] + values[1] + counters.value(.configRequests, minutes: h * 60..<(h + 1) * 60)
+            return [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(requests))]
                 + values.map { .integer(Int64($0)) } + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))]
         }
         var latency = ResultTable(columns: ["latency_minute", "downloads"])

@@ -28,7 +28,7 @@ package final class DistributionStage: Stage {
                                   seed: run.seed, start: run.start,
                                   contactPhoneIsIOS: world.phoneIsIOS, threads: run.threads)
         if parameters.writesMinutes, let streams {
-            model.minuteStream = streams.open("distribution_minutes.csv", columns: DistributionModel.minuteColumns)
+            model.minuteStream = streams.open("distribution_minutes.csv", columns: DistributionModel.minuteColumns(parameters))
         }
     }
 

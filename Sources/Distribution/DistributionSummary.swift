@@ -36,6 +36,8 @@ public struct DistributionSummary: Equatable, Sendable, Encodable {
     public var requests: Int
     public var indexRequests: Int
     public var packageRequests: Int
+    /// Configuration downloads; only when modelled (nil is not encoded).
+    public var configRequests: Int?
     public var retryRequests: Int
     public var notModified304: Int
     public var notFound404: Int
@@ -59,7 +61,8 @@ public struct DistributionSummary: Equatable, Sendable, Encodable {
     package enum CodingKeys: String, CodingKey {
         case flavor, clients, contactPhones = "contact_phones", stateBytesPerClient = "state_bytes_per_client"
         case simulatedDays = "simulated_days", packagesPublished = "packages_published", requests
-        case indexRequests = "index_requests", packageRequests = "package_requests", retryRequests = "retry_requests"
+        case indexRequests = "index_requests", packageRequests = "package_requests", configRequests = "config_requests"
+        case retryRequests = "retry_requests"
         case notModified304 = "not_modified_304", notFound404 = "not_found_404", errors, errorRate = "error_rate", sessions
         case offlineChecks = "offline_checks", deferredChecks = "deferred_checks", packagesDownloaded = "packages_downloaded"
         case requestsPerDay = "requests_per_day", sessionsPerDay = "sessions_per_day", bytes, terabytesPerDay = "terabytes_per_day"

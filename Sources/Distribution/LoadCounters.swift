@@ -6,6 +6,9 @@ package struct LoadCounters {
     package enum Metric: Int, CaseIterable, Sendable {
         case indexRequests, packageRequests, retryRequests, notModified, notFound, errors, bytes, packageBytes
         case clients, sessions, downloads, offlineChecks, deferredChecks
+        /// Configuration downloads (CWA's app configuration, Immuni's `/v1/settings`); a column only
+        /// when the model counts them (`DistributionParameters.configBytes` > 0).
+        case configRequests
 
         package var column: String {
             switch self {
@@ -22,7 +25,13 @@ package struct LoadCounters {
             case .downloads: "packages_downloaded"
             case .offlineChecks: "offline_checks"
             case .deferredChecks: "deferred_checks"
+            case .configRequests: "config_requests"
             }
+        }
+
+        /// The metrics that are columns of the load tables: configuration requests only when counted.
+        package static func columns(countsConfig: Bool) -> [Metric] {
+            allCases.filter { countsConfig || $0 != .configRequests }
         }
     }
 

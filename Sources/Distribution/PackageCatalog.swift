@@ -8,6 +8,8 @@ package struct PackageCatalog: Sendable {
     package private(set) var publishedAt: [SimTime] = []
     package private(set) var bytes: [Int] = []
     package private(set) var isDaily: [Bool] = []
+    /// Packages without keys (clients skip them when `skipsEmptyPackages`).
+    package private(set) var isEmpty: [Bool] = []
     /// UTC day number of the package's covered window.
     package private(set) var day: [Int64] = []
     /// By day since `firstDay` (arrays, not dictionaries: clients look these up every check):
@@ -17,6 +19,12 @@ package struct PackageCatalog: Sendable {
     /// Per day: its hourly packages' sequences, and the hour index's JSON size with the first k of them.
     private var hourlySequencesByDay: [[Int]] = []
     private var hourIndexSizesByDay: [[Int]] = []
+    /// The same index listing only the hours with keys (clients skipping empty packages), and the
+    /// sequence of each day's first hourly package with keys (-1 if none).
+    private var nonEmptyHourIndexSizesByDay: [[Int]] = []
+    private var firstNonEmptyHourlyByDay: [Int] = []
+    /// nonEmptyDailyPrefix[v]: daily packages with keys among sequences 0..<v.
+    private var nonEmptyDailyPrefix: [Int] = [0]
     private var firstDay: Int64 = 0
     /// dailyPrefix[v]: daily packages among sequences 0..<v.
     private var dailyPrefix: [Int] = [0]
@@ -30,8 +38,10 @@ package struct PackageCatalog: Sendable {
         publishedAt.append(p.publishedAt)
         bytes.append(p.bytes)
         isDaily.append(p.kind == .daily)
+        isEmpty.append(p.keys.isEmpty)
         day.append(d)
         dailyPrefix.append(dailyPrefix[dailyPrefix.count - 1] + (p.kind == .daily ? 1 : 0))
+        nonEmptyDailyPrefix.append(nonEmptyDailyPrefix[nonEmptyDailyPrefix.count - 1] + (p.kind == .daily && !p.keys.isEmpty ? 1 : 0))
         if count == 1 { firstDay = d }
         precondition(d >= firstDay, "a package covers a day before the first package's")
         let i = Int(d - firstDay)
@@ -40,6 +50,8 @@ package struct PackageCatalog: Sendable {
             firstHourlyByDay.append(contentsOf: repeatElement(-1, count: i + 1 - firstHourlyByDay.count))
             hourlySequencesByDay.append(contentsOf: repeatElement([], count: i + 1 - hourlySequencesByDay.count))
             hourIndexSizesByDay.append(contentsOf: repeatElement([2], count: i + 1 - hourIndexSizesByDay.count))
+            nonEmptyHourIndexSizesByDay.append(contentsOf: repeatElement([2], count: i + 1 - nonEmptyHourIndexSizesByDay.count))
+            firstNonEmptyHourlyByDay.append(contentsOf: repeatElement(-1, count: i + 1 - firstNonEmptyHourlyByDay.count))
         }
         if p.kind == .daily {
             dailyByDay[i] = p.sequence
@@ -48,7 +60,11 @@ package struct PackageCatalog: Sendable {
             // `[0,1,…]`: brackets, the hours' digits, commas between them.
             let n = hourlySequencesByDay[i].count
             hourlySequencesByDay[i].append(p.sequence)
-            hourIndexSizesByDay[i].append(hourIndexSizesByDay[i][n] + (SimClock.hourOfDay(p.covers.lowerBound) < 10 ? 1 : 2) + (n > 0 ? 1 : 0))
+            let digits = SimClock.hourOfDay(p.covers.lowerBound) < 10 ? 1 : 2
+            hourIndexSizesByDay[i].append(hourIndexSizesByDay[i][n] + digits + (n > 0 ? 1 : 0))
+            let listed = nonEmptyHourIndexSizesByDay[i][n]
+            nonEmptyHourIndexSizesByDay[i].append(p.keys.isEmpty ? listed : listed + digits + (listed > 2 ? 1 : 0))
+            if !p.keys.isEmpty && firstNonEmptyHourlyByDay[i] < 0 { firstNonEmptyHourlyByDay[i] = p.sequence }
         }
     }
 
@@ -78,14 +94,17 @@ package struct PackageCatalog: Sendable {
         return dailyByDay[Int(i)]
     }
 
-    /// Whether any hourly package of `d` is among the first `visible` packages.
-    package func hasHourly(day d: Int64, visible: Int) -> Bool {
+    /// Whether any hourly package of `d` (with keys, if `nonEmpty`) is among the first `visible` packages.
+    package func hasHourly(day d: Int64, visible: Int, nonEmpty: Bool = false) -> Bool {
         guard let f = firstHourly(d) else { return false }
-        return f < visible
+        guard nonEmpty else { return f < visible }
+        let g = firstNonEmptyHourlyByDay[Int(d - firstDay)]
+        return g >= 0 && g < visible
     }
 
-    /// JSON size of CWA's hour index of day `d` (`[0,1,…]`) with `visible` packages published.
-    package func hourIndexBytes(day d: Int64, visible: Int) -> Int {
+    /// JSON size of CWA's hour index of day `d` (`[0,1,…]`) with `visible` packages published,
+    /// listing every hour or (`nonEmpty`) only those with keys.
+    package func hourIndexBytes(day d: Int64, visible: Int, nonEmpty: Bool = false) -> Int {
         guard let first = firstHourly(d), first < visible else { return 0 }
         let seqs = hourlySequencesByDay[Int(d - firstDay)]
         var lo = 0, hi = seqs.count
@@ -93,12 +112,13 @@ package struct PackageCatalog: Sendable {
             let mid = (lo + hi) >> 1
             if seqs[mid] < visible { lo = mid + 1 } else { hi = mid }
         }
-        return hourIndexSizesByDay[Int(d - firstDay)][lo]
+        return (nonEmpty ? nonEmptyHourIndexSizesByDay : hourIndexSizesByDay)[Int(d - firstDay)][lo]
     }
 
-    /// JSON size of CWA's date index (`["2020-10-01",…]`) with `visible` packages published.
-    package func dateIndexBytes(visible: Int) -> Int {
-        let n = dailyPrefix[visible]
+    /// JSON size of CWA's date index (`["2020-10-01",…]`) with `visible` packages published,
+    /// listing every day or (`nonEmpty`) only days with keys.
+    package func dateIndexBytes(visible: Int, nonEmpty: Bool = false) -> Int {
+        let n = (nonEmpty ? nonEmptyDailyPrefix : dailyPrefix)[visible]
         return n == 0 ? 2 : 2 + n * 12 + (n - 1)
     }
 

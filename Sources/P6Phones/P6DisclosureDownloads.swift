@@ -72,6 +72,8 @@ package final class P6DisclosureDownloads {
         let region = regionOfPhone ?? [Int32](repeating: 0, count: phoneIsIOS.count)
         var p = parameters
         p.clients = 0
+        // The GAEN app's configuration download is not part of P6's disclosure fetches.
+        p.configBytes = 0
         var homeClient = [Int32](repeating: 0, count: phoneIsIOS.count)
         var members = [[Int32]](repeating: [], count: regions)
         for (phone, r) in region.enumerated() {

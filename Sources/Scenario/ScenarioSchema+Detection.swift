@@ -67,6 +67,21 @@ extension ScenarioSchema {
             The OS's daily limit on key files handed to exposure detection; files over it wait for the next day's quota \
             (summary detection.key_file_rate_limit counts them). Off by default: outputs as before.
             """),
+        .section("schedule", [
+            .integer("min_interval_s", \S.detection.schedule.minIntervalSeconds, range: 0...604_800, unit: "seconds", doc: """
+                Least time between two exposure detections of a phone; files fetched in between wait for the next. 0: detect at \
+                every check that fetched files. Immuni: 14400 (`exposure_detection_period`, June 2020 settings); CWA 1.7+: 14400 \
+                on Wi-Fi (6 a day, cwa-website#628); CWA 1.0–1.6 on iOS: 86400 (24 h after the last check, cwa-app-ios#1515).
+                """),
+            .integer("max_per_utc_day", \S.detection.schedule.maxPerUTCDay, range: 0...1_000, unit: "detections/day", doc: """
+                Most exposure detections per phone and UTC day; 0: no limit. CWA 1.0–1.6 on Android: 1 (cwa-app-ios#1515); \
+                CWA 1.7+: 6 on Wi-Fi, 1 on mobile data (cwa-website#628).
+                """),
+        ], doc: """
+            When the app runs exposure detection: at a successful check, if it holds fetched files and the schedule allows \
+            (summary detection.schedule counts detections and held files). Off by default: detection at every check that \
+            fetched files, outputs as before.
+            """),
     ]
 
     static let gaenV1: [Field] = [

@@ -53,5 +53,15 @@ extension ScenarioSchema {
                  doc: "TLS handshake (certificate chain) per check session; one connection per session as the CWA seed plans."),
         .integer("bytes_sample_clients", \S.distribution.bytesSampleClients, range: 1...200_000_000, unit: "clients",
                  doc: "Clients (every k-th) whose bytes per day enter the median/p95 statistics."),
+        .integer("config_download_bytes", \S.distribution.configBytes, range: 0...10_000_000, unit: "bytes", doc: """
+            App configuration each check session fetches first, counted in the CDN load (config_requests): CWA's app \
+            configuration, Immuni's `/v1/settings` (fetched "every time the App starts a background session", Immuni's \
+            technology document). 0: not modelled (outputs as before). P6 disclosure fetches never count it.
+            """),
+        .boolean("skip_empty_packages", \S.distribution.skipsEmptyPackages, doc: """
+            Clients skip packages without keys: CWA's index files list only hours and dates with keys (cwa-server#436, \
+            June–August 2020). Off (default): empty hour files are listed and fetched, as CWA did from August 2020 \
+            (cwa-server#650, #699). Immuni never publishes an empty chunk.
+            """),
     ]
 }

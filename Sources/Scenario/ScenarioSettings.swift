@@ -86,6 +86,7 @@ public struct DetectionSettings: Sendable, Equatable {
     public var gridAttenuationStep: Int
     public var gridMinutes = DetectionParameters.defaultGridMinutes
     public var keyFileRateLimit = KeyFileRateLimit()
+    public var schedule = DetectionSchedule()
 
     public init() {
         let grid = DetectionParameters.defaultGridAttenuations
@@ -114,6 +115,7 @@ public struct DetectionSettings: Sendable, Equatable {
                                     gridAttenuations: Array(stride(from: gridAttenuationFrom, through: gridAttenuationTo, by: step)),
                                     gridMinutes: gridMinutes)
         p.keyFileRateLimit = keyFileRateLimit
+        p.schedule = schedule
         return p
     }
 }

@@ -57,4 +57,12 @@ import Testing
         #expect(problems("app:\n  detection:\n    key_file_rate_limit:\n      ios_files_per_day: -1\n").first?
                     .contains("app.detection.key_file_rate_limit.ios_files_per_day: -1 is out of range; expected an integer from 0 to 1000") == true)
     }
+
+    @Test func detectionScheduleIsOffByDefaultAndReadFromTheFile() throws {
+        #expect(try detection("").schedule == DetectionSchedule() && !DetectionSchedule().isActive)
+        let d = try detection("app:\n  detection:\n    schedule:\n      min_interval_s: 14400\n      max_per_utc_day: 6\n")
+        #expect(d.schedule == DetectionSchedule(minIntervalSeconds: 14_400, maxPerUTCDay: 6) && d.schedule.isActive)
+        #expect(problems("app:\n  detection:\n    schedule:\n      min_interval_s: -5\n").first?
+                    .contains("app.detection.schedule.min_interval_s: -5 is out of range; expected an integer from 0 to 604800") == true)
+    }
 }

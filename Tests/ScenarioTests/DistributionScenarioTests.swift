@@ -14,6 +14,11 @@ import Testing
         #expect(d.clients == 30_000_000 && d.retryMaxSeconds == 600 && d.cdnErrorRate == 0.01)
         #expect(d.outageStartSeconds == 7_200 && d.outageDurationSeconds == 1_800)
         #expect(d.offlineShareIOS == 0.1 && d.offlineShareAndroid == 0.05)
+        #expect(d.configBytes == 0 && !d.countsConfig && !d.skipsEmptyPackages)
+        let c = try ScenarioLoader.parse(yaml: "distribution:\n  config_download_bytes: 3500\n  skip_empty_packages: true\n",
+                                         file: "s.yaml", defaultName: "s")
+        let e = SimulationConfig(scenario: c, threads: 1).distribution
+        #expect(e.configBytes == 3_500 && e.countsConfig && e.skipsEmptyPackages)
     }
 
     @Test func badDistributionValuesGiveOneLineErrors() {

@@ -1,4 +1,5 @@
 @testable import Detection
+import Distribution
 import EventEngine
 import GAEN
 import GSL
@@ -148,6 +149,36 @@ import Testing
         #expect(detection.notifications.values.allSatisfy { $0.at == nextMidnight })
         let summary = try #require(detection.finish(groundTruth: sim.groundTruth, cases: cases).summary.keyFileRateLimit)
         #expect(summary.filesChecked == 2 * Int64(phones) && summary.filesDeferred == Int64(phones) && summary.filesPendingAtEnd == 0)
+    }
+
+    /// A 4-hour detection period (Immuni): a detection one hour before the keys' package makes
+    /// the package wait for the first check 4 h after it, on the next day; the same phones are
+    /// notified then.
+    @Test func detectionScheduleHoldsFilesUntilTheNextDueCheck() throws {
+        let sim = Self.simulation
+        let (cases, package) = Self.scenario(sim)
+        let (unscheduled, _) = try detect(threads: 2)
+        var parameters = DetectionParameters(preset: .cwaV2)
+        parameters.schedule = DetectionSchedule(minIntervalSeconds: 4 * 3_600)
+        let phones = sim.appPhoneOwners.count
+        let detection = ExposureDetection(parameters: parameters, start: Self.config.start, appPhoneOwners: sim.appPhoneOwners, threads: 2)
+        let empty = PublishedPackage(sequence: 1, name: "test/1", kind: .batch, publishedAt: package.publishedAt - 3_600,
+                                     covers: package.covers, keys: [], bytes: 0)
+        let at = package.publishedAt + 60
+        let downloads = (0..<phones).flatMap { p in
+            [PackageDownload(phone: Int32(p), package: 1, at: at - 3_600), PackageDownload(phone: Int32(p), package: 0, at: at)]
+        }
+        let last = Self.config.days - 1
+        try detection.process(dayIndex: last, downloads: downloads, packages: [package, empty], encounters: sim.encounters)
+        #expect(detection.notifications.isEmpty && detection.scheduled.filesPending == Int64(phones))
+        // Hourly checks after the package: the one 4 h after the first detection is due.
+        let checks = (1...4).flatMap { h in (0..<phones).map { CheckSession(phone: Int32($0), at: at + Int64(h) * 3_600) } }
+        try detection.process(dayIndex: last + 1, downloads: [], checks: checks, packages: [package, empty], encounters: sim.encounters)
+        #expect(!unscheduled.notifications.isEmpty)
+        #expect(Set(detection.notifications.keys) == Set(unscheduled.notifications.keys))
+        #expect(detection.notifications.values.allSatisfy { $0.at == at + 3 * 3_600 })
+        let summary = try #require(detection.finish(groundTruth: sim.groundTruth, cases: cases).summary.schedule)
+        #expect(summary.detections == 2 * Int64(phones) && summary.filesHeld == Int64(phones) && summary.filesPendingAtEnd == 0)
     }
 
     @Test func closeContactsAreNotifiedFarOnesMostlyNot() throws {
