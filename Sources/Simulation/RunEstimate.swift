@@ -32,6 +32,11 @@ public struct RunEstimate: Sendable, Equatable {
         public static let bytesPerClient = 24.0
         /// Every pair who met, 21 days (kept only when P6 runs).
         public static let allPairsBytesPerPersonDay = 64.0
+        /// The epidemic's per-person state (infection times, infector, confinement, onset: 54 B of
+        /// arrays) and manual tracing's named contacts: 3.4 a person-day in `Scenarios/epidemic-tracing.yaml`,
+        /// 8 B each, kept 14 days.
+        public static let epidemicBytesPerPerson = 54.0
+        public static let tracingBytesPerPerson = 3.4 * 8 * 14
         /// Runtime, buffers, tables.
         public static let fixedBytes = 60.0e6
         /// Allocator overhead and fragmentation over the stores' own bytes.
@@ -57,10 +62,15 @@ public struct RunEstimate: Sendable, Equatable {
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         if config.p6.enabled || config.retainsGroundTruth { bytes += Double(people) * C.allPairsBytesPerPersonDay * min(days, 21) }
+        if config.epidemic.enabled {
+            bytes += Double(people) * (C.epidemicBytesPerPerson + (config.epidemic.manualTracing.enabled ? C.tracingBytesPerPerson : 0))
+        }
         peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
         seconds = Double(people) * days * perPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
+        // The counterfactual is a second run of the same size, before the run itself.
+        if config.runsCounterfactual { seconds *= 2 }
     }
 
     /// Memory the kernel says can be given to a new process (MemAvailable), or the cgroup's

@@ -19,6 +19,14 @@ import World
         // Encounters are kept 14 days: a year needs what a month does.
         #expect(RunEstimate(config: config(people: 100_000, days: 365)).peakBytes == small.peakBytes)
         #expect(RunEstimate(config: config(people: 100_000, days: 3)).peakBytes < small.peakBytes)
+        var epidemic = config(people: 100_000)
+        epidemic.epidemic.enabled = true
+        let withEpidemic = RunEstimate(config: epidemic)
+        epidemic.epidemic.manualTracing.enabled = true
+        epidemic.epidemic.counterfactual = true
+        let withTracing = RunEstimate(config: epidemic)
+        #expect(small.peakBytes < withEpidemic.peakBytes && withEpidemic.peakBytes < withTracing.peakBytes)
+        #expect(withEpidemic.seconds == small.seconds && withTracing.seconds == 2 * small.seconds, "the counterfactual runs twice")
     }
 
     @Test func keepingEveryPairCostsMemory() {
