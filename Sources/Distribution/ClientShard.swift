@@ -71,6 +71,8 @@ package struct ClientShardCore {
     package var bytesSample: [[Int]] = []
     package let firstSample: Int, sampleCount: Int
     package var forcedOffline: [Int: Range<SimTime>] = [:]
+    /// Requests the edges answered in the current `advance` (nil without the edge-cache model).
+    package var edgeLog: EdgeRequestLog?
     /// Contact phones that cannot run the app during the current `advance` (phone off,
     /// app force-closed, uninstalled: the simulation's availability of the day), by phone.
     package var unavailableContactPhones: [Bool] = []
@@ -180,7 +182,8 @@ package struct ClientShardCore {
         var requests = 0, bytes = p.sessionOverheadBytes
         var failed = false
 
-        func request(_ metric: LoadCounters.Metric, body: Int, status: LoadCounters.Metric? = nil) -> Bool {
+        func request(_ metric: LoadCounters.Metric, _ object: CachedObjectKind, _ number: Int, body: Int,
+                     status: LoadCounters.Metric? = nil) -> Bool {
             requests += 1
             counters.add(metric, 1, minute: minute)
             if isRetry { counters.add(.retryRequests, 1, minute: minute) }
@@ -194,18 +197,22 @@ package struct ClientShardCore {
             }
             if let status { counters.add(status, 1, minute: minute) }
             bytes += p.httpOverheadBytes + body
+            if edgeLog != nil && number >= 0 {
+                edgeLog!.record(object, number: number, edge: edgeOfClient(c, edges: p.cdnEdges), second: Int(elapsed))
+            }
             return true
         }
 
         plan.removeAll(keepingCapacity: true)
         // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
-        if p.configBytes > 0 { failed = !request(.configRequests, body: p.configBytes) }
+        // (Not in the edge model: number −1.)
+        if p.configBytes > 0 { failed = !request(.configRequests, .rootIndex, -1, body: p.configBytes) }
         let skipEmpty = p.skipsEmptyPackages
         switch context.flavor {
         case .immuni, .p6:
             if anyNew { for s in (w + 1)..<visible where !(skipEmpty && catalog.isEmpty[s]) { plan.append(s) } }
             if !failed {
-                failed = !request(.indexRequests, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
+                failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
                                   status: anyNew ? nil : .notModified)
             }
         case .cwa:
@@ -228,24 +235,28 @@ package struct ClientShardCore {
                 }
             }
             if !failed {
-                failed = !request(.indexRequests, body: anyNew ? catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
+                failed = !request(.indexRequests, .rootIndex, 0,
+                                  body: anyNew ? catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
                                   status: anyNew ? nil : .notModified)
             }
             let today = SimClock.dayNumber(t)
+            // Hour indexes are numbered by day since the start (the edges cache each day's).
+            let startDay = SimClock.dayNumber(context.start)
             if !failed && !hourDays.contains(today) {
                 if catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
-                    failed = !request(.indexRequests, body: 0, status: .notModified)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified)
                 } else {
-                    failed = !request(.indexRequests, body: 0, status: .notFound)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound)
                 }
             }
             for d in hourDays where !failed {
-                failed = !request(.indexRequests, body: catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
+                failed = !request(.indexRequests, .hourIndex, Int(d - startDay),
+                                  body: catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
             }
         }
         if !failed {
             for s in plan {
-                if !request(.packageRequests, body: catalog.bytes[s]) { failed = true; break }
+                if !request(.packageRequests, .package, s, body: catalog.bytes[s]) { failed = true; break }
                 counters.add(.packageBytes, catalog.bytes[s], minute: minute)
             }
         }

@@ -74,7 +74,15 @@ public final class DistributionModel {
             }
         }
         shards = built.all
+        if parameters.cdnEdges > 0 {
+            for s in shards { s.core.edgeLog = EdgeRequestLog(edges: parameters.cdnEdges) }
+            origin = OriginLoad(edges: parameters.cdnEdges, indexMaxAge: Int(parameters.cdnIndexMaxAgeSeconds),
+                                packageMaxAge: Int(parameters.cdnPackageMaxAgeSeconds), httpOverheadBytes: parameters.httpOverheadBytes)
+        }
     }
+
+    /// The origin's load behind the edge caches (nil without `cdnEdges`).
+    package private(set) var origin: OriginLoad?
 
     /// Makes packages available (each client sees a package once `publishedAt` ≤ its check time).
     /// Sequences must continue 0, 1, 2, … and publication times must not decrease.
@@ -100,13 +108,17 @@ public final class DistributionModel {
     public func advance(until end: SimTime, unavailableContactPhones: [Bool] = [], order: DownloadOrder = .time) -> [PackageDownload] {
         precondition(end >= now, "advance(until:) before now")
         let all = shards
+        // Every request of this advance falls in [now, end): earlier events were all handled.
+        let window = Int(now - start)..<Int(end - start)
         for s in all {
             s.core.context.catalog = catalog
             s.core.unavailableContactPhones = unavailableContactPhones
+            s.core.edgeLog?.reset(window: window)
         }
         forEachShard(count: all.count, threads: all.count) { range in
             for i in range { all[i].advance(until: end) }
         }
+        origin?.fold(all.compactMap(\.core.edgeLog), window: window, catalog: catalog, flavor: flavor, start: start)
         now = end
         // Minutes before `end` are final: later events are at `end` or after.
         if foldsLoad { history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute) }

@@ -45,6 +45,14 @@ public struct DistributionParameters: Sendable, Equatable {
     /// CDN outage: every request fails in [start + outageStart, … + outageDuration); duration 0 = none.
     public var outageStartSeconds: Int64 = 0
     public var outageDurationSeconds: Int64 = 0
+    /// CDN edges with caches in front of the origin (each client keeps one, by a hash of its
+    /// index); 0 = no edge-cache model (the origin load is not reported).
+    public var cdnEdges = 0
+    /// Cache lifetime (`Cache-Control: max-age`) of index files at the edges: cwa-server issue #149
+    /// (5 minutes for hour indexes, "5 Minutes is OK for now" for the first iteration, PR #349).
+    public var cdnIndexMaxAgeSeconds: Int64 = 300
+    /// Cache lifetime of packages (immutable files): cwa-server issue #149 proposes 24 hours.
+    public var cdnPackageMaxAgeSeconds: Int64 = 86_400
     /// HTTP request and response headers per request.
     public var httpOverheadBytes = 600
     /// TLS handshake per check session (one connection per session, as the CWA seed plans).

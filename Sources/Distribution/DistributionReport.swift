@@ -86,16 +86,27 @@ extension DistributionModel {
                 sessionsPerDay: .init(seed: CWASeedEstimate.requestsPerDay * seedScale, ensim: Double(sessions) / days),
                 requestsPerSecond: .init(seed: CWASeedEstimate.requestsPerSecond * seedScale, ensim: perDay / 86_400),
                 terabytesPerDay: .init(seed: CWASeedEstimate.terabytesPerDay * seedScale, ensim: bytesPerDay / 1e12),
-                megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)))
+                megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)),
+            cdn: cdnSummary(days: days, clientBytes: bytes))
 
         let hourMetrics = LoadCounters.Metric.columns(countsConfig: parameters.countsConfig).filter { $0 != .clients }
         let start = self.start
-        let hourly = ResultTable.computed(columns: ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"],
-                                          count: Int(elapsed / 60) / 60) { h in
+        // With edge caches: client requests the edges answered and the origin's load, per hour.
+        let origin = self.origin, edgeByHour = origin == nil ? [] : edgeRequestsByHour()
+        let cdnColumns = origin == nil ? [] : ["edge_index_requests", "edge_package_requests", "origin_requests"]
+            + OriginLoad.Metric.allCases.map(\.column) + ["origin_peak_requests_per_second"]
+        let hourly = ResultTable.computed(columns: ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"]
+                                          + cdnColumns, count: Int(elapsed / 60) / 60) { h in
             let values = hourMetrics.map { counters.value($0, minutes: h * 60..<(h + 1) * 60) }
             let requests = values[0] + values[1] + counters.value(.configRequests, minutes: h * 60..<(h + 1) * 60)
-            return [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(requests))]
+            var row: [ResultTable.Cell] = [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(requests))]
                 + values.map { .integer(Int64($0)) } + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))]
+            if let origin {
+                let o = OriginLoad.Metric.allCases.map { origin.value($0, hour: h) }
+                row += [h * 2 < edgeByHour.count ? edgeByHour[h * 2] : 0, h * 2 + 1 < edgeByHour.count ? edgeByHour[h * 2 + 1] : 0, o[0] + o[1]].map { .integer(Int64($0)) }
+                row += o.map { .integer(Int64($0)) } + [.integer(Int64(h < origin.hours ? origin.peakPerHour[h] : 0))]
+            }
+            return row
         }
         var latency = ResultTable(columns: ["latency_minute", "downloads"])
         let lastBin = latencyMinutes.lastIndex { $0 > 0 } ?? -1

@@ -57,6 +57,8 @@ public struct DistributionSummary: Equatable, Sendable, Encodable {
     public var latencyMinutes: LatencyMinutes
     /// The CWA seed's estimate beside the run's (nil in P6's per-stream summaries).
     public var cwaSeedComparison: SeedComparison?
+    /// Edge caches and origin load (nil, and absent from the JSON, without `distribution.cdn.edges`).
+    public var cdn: CDNSummary? = nil
 
     package enum CodingKeys: String, CodingKey {
         case flavor, clients, contactPhones = "contact_phones", stateBytesPerClient = "state_bytes_per_client"
@@ -68,6 +70,6 @@ public struct DistributionSummary: Equatable, Sendable, Encodable {
         case requestsPerDay = "requests_per_day", sessionsPerDay = "sessions_per_day", bytes, terabytesPerDay = "terabytes_per_day"
         case meanRequestsPerSecond = "mean_requests_per_second", peakRequestsPerSecond = "peak_requests_per_second"
         case bytesPerClientPerDay = "bytes_per_client_per_day", latencyMinutes = "latency_minutes"
-        case cwaSeedComparison = "cwa_seed_comparison"
+        case cwaSeedComparison = "cwa_seed_comparison", cdn
     }
 }

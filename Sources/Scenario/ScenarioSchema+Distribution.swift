@@ -46,7 +46,17 @@ extension ScenarioSchema {
                      doc: "Start of a CDN outage, seconds after the scenario start."),
             .integer("outage_duration_s", \S.distribution.outageDurationSeconds, range: 0...315_360_000, unit: "seconds",
                      doc: "Length of the outage (every request fails); 0 = no outage."),
-        ], doc: "CDN failures."),
+            .integer("edges", \S.distribution.cdnEdges, range: 0...100_000, unit: "edges", doc: """
+                CDN edges caching in front of the origin (CWA seed: a CDN absorbs the peaks); a client keeps one edge (hash of \
+                its index). 0 = no edge-cache model; above 0 the outputs add the origin's requests, 304s, bytes and hit ratios.
+                """),
+            .integer("index_max_age_s", \S.distribution.cdnIndexMaxAgeSeconds, range: 0...31_536_000, unit: "seconds", doc: """
+                Edge cache lifetime (Cache-Control max-age) of index files; cwa-server issue #149: 5 minutes ("5 Minutes is OK \
+                for now", PR #349). Expired copies are revalidated: 304 if unchanged.
+                """),
+            .integer("package_max_age_s", \S.distribution.cdnPackageMaxAgeSeconds, range: 0...31_536_000, unit: "seconds",
+                     doc: "Edge cache lifetime of packages (they never change); cwa-server issue #149 proposes 24 h for aggregate files."),
+        ], doc: "CDN failures and edge caching."),
         .integer("http_overhead_bytes", \S.distribution.httpOverheadBytes, range: 0...1_000_000, unit: "bytes",
                  doc: "Request plus response headers per HTTP request (assumption: ~200 B request, ~400 B response)."),
         .integer("session_overhead_bytes", \S.distribution.sessionOverheadBytes, range: 0...1_000_000, unit: "bytes",

@@ -99,6 +99,13 @@ extension ScenarioSchema {
                  doc: "Immuni: hours between TEK chunk batches."),
         .integer("retention_days", \S.backend.retentionDays, range: 1...365, unit: "days",
                  doc: "Packages and unpublished keys are deleted after this many days."),
+        .section("efgs", [
+            .number("keys_per_day", \S.backend.efgsKeysPerDay, range: 0...100_000_000, unit: "keys/day", doc: """
+                Keys from other countries' backends (European Federation Gateway Service) published in the national packages \
+                (Poisson per hour, random keys that match no phone of the contact population); 0 = none. CWA's EUR package \
+                carried around 10,000 a day in January 2021 (cwa-documentation issue "Questions on the downloaded keys").
+                """),
+        ], doc: "Cross-border key exchange (CWA seed: \"Those numbers exclude possible interoperability with other countries\")."),
     ]
 
     /// Makes `health.cases_csv` relative to the scenario file and checks that it loads.

@@ -20,6 +20,7 @@ package struct AggregatedTraffic {
         let rng = RandomStream(seed: seed, stream: "backend.hour", index: UInt64(bitPattern: t / SimDuration.hour), generator: .taus2)
         dummySessions(hour: t, rng: rng)
         nationalUploads(hour: t, rng: rng)
+        federationKeys(hour: t)
     }
 
     /// Dummy sessions in [t, t + 1 h): a Poisson count. The servers accept and discard them;
@@ -47,6 +48,28 @@ package struct AggregatedTraffic {
             }
             ledger.count(flow.uploadEndpoint, at: at)
             server.submit(keys, uploader: -1, phone: -1, now: at, national: true)
+        }
+    }
+
+    /// Keys from other countries' backends in [t, t + 1 h) (EFGS, CWA since October 2020):
+    /// Poisson(keys/day ÷ 24) random keys of the flow's upload days, handed straight to the
+    /// publisher: a federation download, not an app upload (no request, no validation), so they
+    /// reach the national packages and never match a phone of the contact population. Their own
+    /// stream ("backend.efgs", hour): without them a run keeps every other draw.
+    package func federationKeys(hour t: SimTime) {
+        guard parameters.efgsKeysPerDay > 0 else { return }
+        let rng = RandomStream(seed: seed, stream: "backend.efgs", index: UInt64(bitPattern: t / SimDuration.hour), generator: .taus2)
+        let n = rng.poisson(mean: parameters.efgsKeysPerDay / 24)
+        let day = SimClock.dayNumber(t)
+        let days = flow.fullUploadDays(on: day)
+        for _ in 0..<n {
+            let at = t + Int64(rng.uniformInt(Int(SimDuration.hour)))
+            let d = days.lowerBound + Int64(rng.uniformInt(days.count))
+            let key = SubmittedKey(keyData: rng.bytes(16), rollingStartIntervalNumber: UInt32(d * 144),
+                                   transmissionRiskLevel: payloads.transmissionRisk(age: day - d))
+            guard let diagnosis = key.diagnosisKey else { continue }
+            server.publisher.add([PublishedKey(key: diagnosis, uploader: -1, uploadedAt: at)], now: at)
+            ledger.federationKeys += 1
         }
     }
 }

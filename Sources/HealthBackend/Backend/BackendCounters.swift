@@ -91,6 +91,8 @@ package final class BackendLedger {
     package var authFailures = [Int64](repeating: 0, count: AuthFailure.allCases.count)
     package var keysDroppedCurrentDay: Int64 = 0
     package var paddingKeys: Int64 = 0
+    /// Keys from other countries' backends (EFGS) handed to the publisher.
+    package var federationKeys: Int64 = 0
     package var otpTyposCaught: Int64 = 0
     package var otpTyposUncaught: Int64 = 0
     package var polls: Int64 = 0

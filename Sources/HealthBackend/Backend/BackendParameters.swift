@@ -57,6 +57,12 @@ public struct BackendParameters: Sendable, Equatable {
     public var cwaPaddedKeyCount: Int = 14
     public var cwaPaddingBytesPerKey: Int = 28
 
+    // Cross-border keys.
+    /// Keys per day from other countries' backends through the EFGS, published in the national
+    /// packages (0 = none). CWA's EUR package carried "around 10.000 keys per day" from the EFGS
+    /// in January 2021 (cwa-documentation issue "Questions on the downloaded keys").
+    public var efgsKeysPerDay: Double = 0
+
     // Publishing.
     /// CWA: keys an hourly package needs (`shifting-policy-threshold`), else an empty file and the keys wait.
     public var minKeysPerPackage: Int = 140

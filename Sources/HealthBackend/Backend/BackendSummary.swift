@@ -17,10 +17,12 @@ public struct BackendSummary: Equatable, Sendable, Encodable {
         public var droppedCurrentDay: Int64
         public var expiredUnpublished: Int
         public var pendingAtEnd: Int
+        /// Keys from other countries' backends (EFGS); nil (absent) unless `backend.efgs.keys_per_day` > 0.
+        public var efgs: Int64? = nil
 
         package enum CodingKeys: String, CodingKey {
             case received, rejected, published, padding, droppedCurrentDay = "dropped_current_day"
-            case expiredUnpublished = "expired_unpublished", pendingAtEnd = "pending_at_end"
+            case expiredUnpublished = "expired_unpublished", pendingAtEnd = "pending_at_end", efgs
         }
     }
 
