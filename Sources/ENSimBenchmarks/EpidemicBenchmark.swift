@@ -7,20 +7,13 @@ import World
 /// app) without and with the `epidemic` block at its defaults, one after the other in this
 /// process, with the engine's event rate and the epidemic's own phases.
 public struct EpidemicBenchmark {
-    public var phones: Int
-    public var days: Int
-    public var threads: Int
+    public var size: PopulationBenchmark
 
-    public init(phones: Int, days: Int, threads: Int) {
-        self.phones = phones
-        self.days = days
-        self.threads = threads
-    }
+    public init(phones: Int, days: Int, threads: Int) { size = PopulationBenchmark(phones: phones, days: days, threads: threads) }
 
     public func run() throws -> BenchmarkReport {
-        var config = SimulationConfig(name: "bench", seed: 1, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: days,
-                                      population: PopulationParameters(size: phones, appAdoption: 0.4),
-                                      writeHourly: false, threads: threads)
+        let (phones, days, threads) = (size.phones, size.days, size.threads)
+        var config = PopulationBenchmark.config(phones: phones, days: days, threads: threads)
         config.epidemic.initialInfections = max(1, phones / 500)
         let without = try measure(config)
         config.epidemic.enabled = true

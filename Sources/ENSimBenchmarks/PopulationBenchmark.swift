@@ -17,10 +17,14 @@ public struct PopulationBenchmark {
         self.threads = threads
     }
 
+    /// The benchmark's run: N people, 40% on the app, D days from 1 October 2020, no hourly table.
+    static func config(phones: Int, days: Int, threads: Int) -> SimulationConfig {
+        SimulationConfig(name: "bench", seed: 1, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: days,
+                         population: PopulationParameters(size: phones, appAdoption: 0.4), writeHourly: false, threads: threads)
+    }
+
     public func run() throws -> BenchmarkReport {
-        let config = SimulationConfig(name: "bench", seed: 1, start: CivilCalendar.time(year: 2020, month: 10, day: 1), days: days,
-                                      population: PopulationParameters(size: phones, appAdoption: 0.4),
-                                      writeHourly: false, threads: threads)
+        let config = Self.config(phones: phones, days: days, threads: threads)
         let started = Date()
         let simulation = try Simulation(config: config)
         let setup = Date().timeIntervalSince(started)
