@@ -30,7 +30,8 @@ struct EpidemicLedger {
         /// daily.csv's epidemic columns.
         var cells: [ResultTable.Cell] {
             ([newInfections] + byLayer + [imports, infectious, symptomOnsets, tests[0], tests[1]]
-             + [positives, notified, quarantineStarts, confined]).map { .integer(Int64($0)) }
+             + [positives, notified, quarantineStarts, confined, tests[2], load.manualQuarantineStarts, load.quarantined, load.isolated])
+                .map { .integer(Int64($0)) }
         }
 
         /// load_daily.csv's columns after day and date.
@@ -98,7 +99,7 @@ struct EpidemicLedger {
         }
     }
 
-    func summary(population: Int, parameters: EpidemicParameters, reproduction: ReproductionSummary) -> EpidemicSummary {
+    func summary(population: Int, parameters: EpidemicParameters, reproduction: ReproductionSummary, uploadingCases: Int) -> EpidemicSummary {
         let infections = days.reduce(0) { $0 + $1.newInfections }
         let confinedDays = days.reduce(0) { $0 + $1.confined }
         func total(_ value: (Day) -> Int) -> Int { days.reduce(0) { $0 + value($1) } }
@@ -120,8 +121,9 @@ struct EpidemicLedger {
             positivesForSymptoms: positivesByReason[0], positivesAfterNotification: positivesByReason[1],
             notified: notifiedPeople, notifiedAlreadyInfected: ProportionSummary(notifiedAlreadyInfected, of: notifiedPeople),
             notifiedInfectedLater: ProportionSummary(infectedAfterNotification, of: notifiedPeople - notifiedAlreadyInfected),
-            confinedPersonDays: confinedDays, peakInfectious: days.map(\.infectious).max() ?? 0, load: load,
-            reproduction: reproduction)
+            confinedPersonDays: confinedDays, peakInfectious: days.map(\.infectious).max() ?? 0,
+            notifiedPerUploadingCase: uploadingCases > 0 ? Double(notifiedPeople) / Double(uploadingCases) : nil,
+            uploadingCases: uploadingCases, load: load, reproduction: reproduction)
     }
 }
 
@@ -149,6 +151,11 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
     /// (common random numbers: every draw is keyed by person, day or contact), and the difference.
     public var counterfactualInfections: Int?
     public var infectionsAverted: Int?
+    /// Quarantine person-days (app and manual) per infection averted, when some were averted.
+    public var quarantineDaysPerInfectionAverted: Double?
+    /// People the app notified per index case who uploaded keys (counts behind it beside).
+    public var notifiedPerUploadingCase: Double?
+    public var uploadingCases: Int
     /// What the epidemic asked of test sites, hotlines and health offices (totals of load_daily.csv).
     public var load: LoadSummary
     /// The analyst's reproduction-number estimate against the truth (reproduction.csv).
@@ -163,6 +170,8 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
         case notified, notifiedAlreadyInfected = "notified_already_infected", notifiedInfectedLater = "notified_infected_later"
         case confinedPersonDays = "confined_person_days", peakInfectious = "peak_infectious"
         case counterfactualInfections = "counterfactual_infections", infectionsAverted = "infections_averted", load, reproduction
+        case quarantineDaysPerInfectionAverted = "quarantine_person_days_per_infection_averted"
+        case notifiedPerUploadingCase = "notified_per_uploading_case", uploadingCases = "uploading_cases"
         case householdSecondaryAttackRate = "household_secondary_attack_rate"
     }
 }

@@ -275,12 +275,14 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
 
     package static let dailyColumns = ["epi_new_infections"] + ContactLayer.allCases.map { "epi_infections_" + $0.name }
         + ["epi_imports", "epi_infectious", "epi_symptom_onsets", "epi_tests_symptoms", "epi_tests_notification", "epi_positives",
-           "epi_notified", "epi_quarantine_starts", "epi_confined"]
+           "epi_notified", "epi_quarantine_starts", "epi_confined", "epi_tests_manual_tracing", "epi_quarantine_starts_manual",
+           "epi_quarantined", "epi_isolated"]
 
     package func dailyValues(_ day: SimulatedDay) -> [ResultTable.Cell] { ledger.days[day.index].cells }
 
     package func result() -> EpidemicSummary {
-        var summary = ledger.summary(population: population.size, parameters: parameters, reproduction: reproduction.summary)
+        var summary = ledger.summary(population: population.size, parameters: parameters, reproduction: reproduction.summary,
+                                     uploadingCases: backend.pipeline.funnel.uploaded)
         summary.householdSecondaryAttackRate = HouseholdAttackRate(network: network, infectedAt: state.infectedAt,
                                                                    recoveredAt: state.recoveredAt, infector: state.infector, runEnd: runEnd)
         return summary

@@ -117,6 +117,9 @@ public final class Simulation {
             let other = without.total
             results.summary.epidemic?.counterfactualInfections = other
             results.summary.epidemic?.infectionsAverted = other - infections
+            if other > infections, let load = results.summary.epidemic?.load {
+                results.summary.epidemic?.quarantineDaysPerInfectionAverted = Double(load.quarantinedPersonDays) / Double(other - infections)
+            }
         }
         return results
     }

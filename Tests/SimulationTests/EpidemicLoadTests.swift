@@ -45,6 +45,12 @@ import Testing
         #expect(sum("people_quarantined") + sum("people_isolated") == e.confinedPersonDays)
         #expect(sum("hotline_calls_teletan") == results.summary.health.funnel.teleTAN)
         #expect(Self.integers(load, "app_notified") == Self.integers(results.daily, "epi_notified"))
+        for (daily, loadColumn) in [("epi_tests_manual_tracing", "tests_manual_tracing"), ("epi_quarantine_starts_manual", "quarantine_orders_manual"),
+                                    ("epi_quarantined", "people_quarantined"), ("epi_isolated", "people_isolated")] {
+            #expect(Self.integers(results.daily, daily) == Self.integers(load, loadColumn), "\(daily)")
+        }
+        #expect(e.uploadingCases == results.summary.health.funnel.uploaded)
+        #expect(e.notifiedPerUploadingCase == (e.uploadingCases > 0 ? Double(e.notified) / Double(e.uploadingCases) : nil))
         var threads = Self.tracingConfig(workers: 2_000)
         threads.threads = 3
         #expect(try Simulation(config: threads).run() == results, "manual tracing is independent of the thread count")
@@ -144,6 +150,11 @@ import Testing
         let byDay = Self.integers(results.daily, "epi_counterfactual_new_infections")
         #expect(byDay.count == 8 && byDay.reduce(0, +) == e.counterfactualInfections)
         #expect(byDay.first == Self.integers(results.daily, "epi_new_infections").first, "identical before any notification")
+        if let averted = e.infectionsAverted, averted > 0 {
+            #expect(e.quarantineDaysPerInfectionAverted == Double(e.load.quarantinedPersonDays) / Double(averted))
+        } else {
+            #expect(e.quarantineDaysPerInfectionAverted == nil)
+        }
     }
 
     /// Every infection through a contact has a source; reproduction.csv counts each once.
