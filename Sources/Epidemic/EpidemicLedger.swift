@@ -77,9 +77,12 @@ struct EpidemicLedger {
         notifiedOn = Array(repeating: -1, count: people)
     }
 
-    mutating func infection(dayIndex d: Int, layer: ContactLayer?, person: Int32) {
+    /// An infection on day `d`; `sourceDayIndex`: the day its source was infected (nil: seeded or imported).
+    mutating func infection(dayIndex d: Int, layer: ContactLayer?, person: Int32, recoveredAt: SimTime, sourceDayIndex: Int?) {
         guard days.indices.contains(d) else { return }
         days[d].newInfections += 1
+        days[d].lastRecovery = max(days[d].lastRecovery, recoveredAt)
+        if let s = sourceDayIndex { days[s].secondary += 1 }
         if let layer { days[d].byLayer[layer.rawValue] += 1 } else { days[d].imports += 1 }
         if notifiedOn[Int(person)] >= 0 { infectedAfterNotification += 1 }
     }

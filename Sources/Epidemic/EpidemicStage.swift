@@ -98,14 +98,9 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         schedule(.infectious(person), course.infectiousFrom)
         schedule(.recovery(person), course.recoveredAt)
         if let onset = course.symptomOnset { schedule(.symptomOnset(person), onset) }
-        ledger.infection(dayIndex: dayIndex(t), layer: layer, person: person)
-        if ledger.days.indices.contains(dayIndex(t)) {
-            ledger.days[dayIndex(t)].lastRecovery = max(ledger.days[dayIndex(t)].lastRecovery, course.recoveredAt)
-        }
-        if let source {
-            state.infector[Int(person)] = source
-            ledger.days[dayIndex(state.infectedAt[Int(source)])].secondary += 1
-        }
+        if let source { state.infector[Int(person)] = source }
+        ledger.infection(dayIndex: dayIndex(t), layer: layer, person: person, recoveredAt: course.recoveredAt,
+                         sourceDayIndex: source.map { dayIndex(state.infectedAt[Int($0)]) })
     }
 
     /// Each person's symptom onset; .max: none (not infected, or asymptomatic).
@@ -290,9 +285,11 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
 
     private var runEnd: SimTime { start + Int64(ledger.days.count) * SimDuration.day }
 
-    private var reproduction: ReproductionReport {
-        ReproductionReport(days: ledger.days, runEnd: runEnd, parameters: parameters.rEstimate)
-    }
+    /// Made once, after the last day (both `result()` and `reproductionTable()` read it).
+    private lazy var reproduction = ReproductionReport(days: ledger.days, runEnd: runEnd, parameters: parameters.rEstimate)
+
+    /// Bytes of manual tracing's kept contacts (nil without manual tracing), for the store report.
+    package var tracingStoreBytes: Int? { tracing?.storeBytes }
 
     /// reproduction.csv: the true case reproduction number beside the analyst's estimate.
     package func reproductionTable() -> ResultTable { reproduction.table(start: start) }

@@ -25,6 +25,7 @@ extension Simulation {
          ("contact_network", world.network.bytes),
          ("population", world.population.bytes),
          ("distribution_clients", distributionStage.model.clientCount * DistributionModel.bytesPerClient)]
+            + (epidemic?.tracingStoreBytes.map { [("manual_tracing_contacts", $0)] } ?? [])
     }
     /// Person index of each app phone (PhoneFleet order): what detection needs to map phones to ground truth.
     public var appPhoneOwners: [Int32] { world.fleet.owners }
