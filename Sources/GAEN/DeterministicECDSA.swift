@@ -19,14 +19,14 @@ public enum DeterministicECDSA {
 
     public static func sign(digest: [UInt8], privateKey x: [UInt8]) -> (r: [UInt8], s: [UInt8]) {
         precondition(digest.count == 32 && x.count == 32, "P-256/SHA-256 takes 32-byte digests and scalars")
-        let ctx = BN_CTX_new()!, group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)!
-        let n = BN_bin2bn(order, 32, nil)!, d = BN_bin2bn(x, 32, nil)!, e = BN_bin2bn(digest, 32, nil)!
+        let group = Curve.shared.group, n = Curve.shared.order
+        let ctx = BN_CTX_new()!
+        let d = BN_bin2bn(x, 32, nil)!, e = BN_bin2bn(digest, 32, nil)!
         let k = BN_new()!, r = BN_new()!, s = BN_new()!, t = BN_new()!, px = BN_new()!
         let point = EC_POINT_new(group)!
         defer {
-            for bn in [n, d, e, k, r, s, t, px] { BN_clear_free(bn) }
+            for bn in [d, e, k, r, s, t, px] { BN_clear_free(bn) }
             EC_POINT_free(point)
-            EC_GROUP_free(group)
             BN_CTX_free(ctx)
         }
         var nonces = NonceGenerator(privateKey: x, digest: reduced(digest))
@@ -47,6 +47,15 @@ public enum DeterministicECDSA {
             BN_bn2binpad(s, &sb, 32)
             return (rb, sb)
         }
+    }
+
+    /// The P-256 group and its order, made once: building a group costs as much as a signature
+    /// (libcrypto sets up Montgomery forms), and a backend signs an export every hour. Signing
+    /// only reads them, which libcrypto allows from several threads at once.
+    final class Curve: @unchecked Sendable {
+        static let shared = Curve()
+        let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)!
+        let order = BN_bin2bn(DeterministicECDSA.order, 32, nil)!
     }
 
     /// bits2octets: the digest as an integer reduced once modulo n (RFC 6979 §2.3.4).
@@ -85,8 +94,6 @@ public enum DeterministicECDSA {
             return v
         }
 
-        func mac(_ key: [UInt8], _ data: [UInt8]) -> [UInt8] {
-            Array(HMAC<SHA256>.authenticationCode(for: data, using: SymmetricKey(data: key)))
-        }
+        func mac(_ key: [UInt8], _ data: [UInt8]) -> [UInt8] { HMACPadStates.mac(key: key, message: data) }
     }
 }
