@@ -157,6 +157,36 @@ func submittedKeys(_ n: Int, day: Int64 = 18_535, trl: Int32? = 5, seed: UInt64 
         #expect(empty.keys.isEmpty)
     }
 
+    @Test func deferredArchivesBuiltInParallelEqualTheImmediateOnes() throws {
+        var p = BackendParameters()
+        p.keepExports = true
+        p.minKeysPerPackage = 1
+        func publish(defer deferred: Bool, threads: Int) throws -> KeyPublisher {
+            let publisher = KeyPublisher(parameters: p, seed: 11)
+            publisher.defersArchives = deferred
+            for h in 0..<26 {
+                if h % 3 == 0 { publisher.add(keys(5 + h, seed: UInt64(h + 1)), now: midnight + Int64(h) * 3600 + 60) }
+                try publisher.publishHour(hourEnd: midnight + Int64(h + 1) * 3600)
+            }
+            if deferred {
+                #expect(publisher.published.allSatisfy { $0.bytes == 0 })
+                #expect(try publisher.buildArchives(threads: threads) == Array(0..<publisher.published.count))
+            }
+            return publisher
+        }
+        let immediate = try publish(defer: false, threads: 1)
+        #expect(immediate.published.count == 27)  // 26 hours and the first day's daily package
+        for threads in [1, 3] {
+            let deferred = try publish(defer: true, threads: threads)
+            #expect(deferred.published.map(\.bytes) == immediate.published.map(\.bytes))
+            #expect(deferred.exports == immediate.exports)
+            #expect(try deferred.buildArchives(threads: threads).isEmpty)
+        }
+        // Names follow from each package's window.
+        #expect(immediate.published[24].name == "cwa/v1/diagnosis-keys/country/DE/date/2020-10-01")
+        #expect(immediate.published[25].name == "cwa/v1/diagnosis-keys/country/DE/date/2020-10-02/hour/00")
+    }
+
     @Test func exportsWrittenWhenAskedParseAndVerify() throws {
         var p = BackendParameters()
         p.keepExports = true

@@ -41,6 +41,12 @@ public final class KeyPublisher {
     public private(set) var packagesDeleted = 0
     public private(set) var keysExpiredUnpublished = 0
     public private(set) var emptyPackages = 0
+    /// Builds archives in batches (`buildArchives`) instead of at each publication. An archive
+    /// depends only on its own package, so a simulated day's 24 hourly files can be zipped and
+    /// signed at its end in parallel, with the same bytes; nothing reads a package's size before.
+    public var defersArchives = false
+    /// Sequences published but not yet built (with `defersArchives`).
+    private var unbuilt: [Int] = []
 
     public init(parameters: BackendParameters, seed: UInt64) {
         self.parameters = parameters
@@ -50,6 +56,10 @@ public final class KeyPublisher {
         builder = ExportBuilder(signingKey: signingKey, signatureInfo: SignatureInfo(verificationKeyID: parameters.verificationKeyID),
                                 keyOrder: parameters.flavor == .cwa ? .asGiven : .sortedByKeyData)
     }
+
+    /// Reserves the package list of a whole run at once: growing by doubling would hold two
+    /// copies of a long run's list together. Untouched room costs no resident memory.
+    public func reserve(packages: Int) { published.reserveCapacity(packages) }
 
     /// The run's signing key: 32 bytes from stream ("backend.signing-key"), a valid P-256 scalar.
     public static func signingKey(seed: UInt64) -> ExportSigningKey {
@@ -87,16 +97,14 @@ public final class KeyPublisher {
             keys = Array(accumulator.prefix(n))
             accumulator.removeFirst(n)
         }
-        let date = CivilCalendar.isoDateString(hourStart)
-        let hour = String(format: "%02d", SimClock.hourOfDay(hourStart))
-        try emit(name: "cwa/v1/diagnosis-keys/country/DE/date/\(date)/hour/\(hour)", kind: .hourly, at: hourEnd,
+        try emit(.cwaHourly, kind: .hourly, at: hourEnd,
                  covers: hourStart..<hourEnd, keys: keys, shuffle: true)
         dayKeys += keys
         if SimClock.secondOfDay(hourEnd) == 0 {
             let dayStart = hourEnd - SimDuration.day
             let daily = dayKeys.sorted { $0.key.temporaryExposureKey.keyData < $1.key.temporaryExposureKey.keyData }
             dayKeys = []
-            try emit(name: "cwa/v1/diagnosis-keys/country/DE/date/\(CivilCalendar.isoDateString(dayStart))", kind: .daily, at: hourEnd,
+            try emit(.cwaDaily, kind: .daily, at: hourEnd,
                      covers: dayStart..<hourEnd, keys: daily, shuffle: true)
         }
     }
@@ -109,7 +117,7 @@ public final class KeyPublisher {
             let n = min(keys.count, parameters.effectiveMaxKeysPerPackage)
             let chunk = Array(keys.prefix(n))
             keys.removeFirst(n)
-            try emit(name: "immuni/v1/keys/\(nextChunkIndex)", kind: .batch, at: now, covers: since..<now, keys: chunk, shuffle: false)
+            try emit(.immuniChunk(nextChunkIndex), kind: .batch, at: now, covers: since..<now, keys: chunk, shuffle: false)
             nextChunkIndex += 1
         }
     }
@@ -119,25 +127,49 @@ public final class KeyPublisher {
         let indices = available.compactMap { seq -> Int? in
             let p = published[seq]
             guard p.kind == .batch else { return nil }
-            return Int(p.name.split(separator: "/").last!)
+            guard case .immuniChunk(let n) = p.path else { return nil }
+            return n
         }
         guard let lo = indices.min(), let hi = indices.max() else { return nil }
         return (lo, hi)
     }
 
-    private func emit(name: String, kind: PublishedPackage.Kind, at t: SimTime, covers: Range<SimTime>, keys: [PublishedKey], shuffle: Bool) throws {
+    private func emit(_ path: PublishedPackage.Path, kind: PublishedPackage.Kind, at t: SimTime, covers: Range<SimTime>, keys: [PublishedKey], shuffle: Bool) throws {
         var keys = keys
         let sequence = published.count
         if shuffle {
             RandomStream(seed: seed, stream: "backend.shuffle", index: UInt64(sequence)).shuffle(&keys)
         }
-        let zip = try builder.archive(keys: keys.map(\.key), region: parameters.region, startTimestamp: UInt64(covers.lowerBound),
-                                      endTimestamp: UInt64(covers.upperBound))
-        published.append(PublishedPackage(sequence: sequence, name: name, kind: kind, publishedAt: t, covers: covers, keys: keys,
-                                          bytes: zip.count))
+        published.append(PublishedPackage(sequence: sequence, path: path, kind: kind, publishedAt: t, covers: covers, keys: keys, bytes: 0))
         available.append(sequence)
         if keys.isEmpty { emptyPackages += 1 }
-        if parameters.keepExports { exports.append(NamedFile("exports/\(name).zip", [UInt8](zip))) }
+        unbuilt.append(sequence)
+        if !defersArchives { _ = try buildArchives(threads: 1) }
+    }
+
+    /// Zips and signs every package published since the last call, on up to `threads` threads,
+    /// and sets their sizes; returns their sequences. The archives do not depend on the threads.
+    public func buildArchives(threads: Int) throws -> [Int] {
+        let sequences = unbuilt
+        unbuilt = []
+        guard !sequences.isEmpty else { return [] }
+        let inputs = sequences.map { (keys: published[$0].keys.map(\.key), covers: published[$0].covers) }
+        let builder = self.builder, region = parameters.region
+        let results = ArchiveResults(count: inputs.count)
+        forEachShard(count: inputs.count, threads: threads) { range in
+            for i in range {
+                results.set(i, Result {
+                    try builder.archive(keys: inputs[i].keys, region: region, startTimestamp: UInt64(inputs[i].covers.lowerBound),
+                                        endTimestamp: UInt64(inputs[i].covers.upperBound))
+                })
+            }
+        }
+        for (i, s) in sequences.enumerated() {
+            let zip = try results.get(i)
+            published[s].bytes = zip.count
+            if parameters.keepExports { exports.append(NamedFile("exports/\(published[s].name).zip", [UInt8](zip))) }
+        }
+        return sequences
     }
 
     /// Deletes packages published `retentionDays` ago or earlier and keys whose period started before that.
@@ -156,7 +188,26 @@ public final class KeyPublisher {
 
     /// Packages published since the last call, in publication order.
     public func takeNewPackages() -> [PublishedPackage] {
+        precondition(unbuilt.isEmpty, "packages handed on before their archives were built")
         defer { handedOn = published.count }
         return Array(published[handedOn...])
     }
+}
+
+/// One slot per archive of a batch, each written by exactly one worker (raw memory: an array
+/// property mutated from several threads would trip Swift's exclusivity checks).
+private final class ArchiveResults: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Result<Data, any Error>?>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+    func set(_ i: Int, _ r: Result<Data, any Error>) { slots[i] = r }
+    func get(_ i: Int) throws -> Data { try slots[i]!.get() }
 }

@@ -43,6 +43,8 @@ public final class KeySubmissionPipeline {
         lookaheadDays = max(1, Int((health.resultDelayHours.upperQuantile(1e-9) / 24).rounded(.up)))
         clock = CaseClock(parameters: health, seed: seed, populationSize: phoneOf.count, series: series)
         publisher = KeyPublisher(parameters: backend, seed: seed)
+        // CWA publishes 25 packages a day (24 hourly, 1 daily); Immuni fewer.
+        publisher.reserve(packages: days * 25)
         ledger = BackendLedger(start: start, days: days)
         payloads = UploadPayloads(parameters: backend, seed: seed)
         server = UploadServer(parameters: backend, seed: seed, ledger: ledger, payloads: payloads, publisher: publisher)
@@ -116,6 +118,7 @@ public final class KeySubmissionPipeline {
         if t > start {
             let before = publisher.published.count
             try flow.publish(hourEnd: t)
+            if !publisher.defersArchives { try buildArchives(threads: 1) }
             // Counted in the hour they are published (the one after the hour they cover), so a
             // row never changes after its hour, and a run's last instant publishes nothing.
             notePublished(publisher.published[before...], hour: ledger.hourIndex(t))
@@ -125,11 +128,19 @@ public final class KeySubmissionPipeline {
         traffic.hour(t)
     }
 
+    /// Builds the archives published since the last call (on `threads` threads) and counts their
+    /// bytes in the hour they were published.
+    public func buildArchives(threads: Int) throws {
+        for s in try publisher.buildArchives(threads: threads) {
+            let p = publisher.published[s]
+            if let h = ledger.hourIndex(p.publishedAt) { ledger.hourly[h].packageBytes += Int64(p.bytes) }
+        }
+    }
+
     private func notePublished(_ packages: ArraySlice<PublishedPackage>, hour h: Int?) {
         for p in packages {
             if let h {
                 ledger.hourly[h].packages += 1
-                ledger.hourly[h].packageBytes += Int64(p.bytes)
                 if p.kind != .daily { ledger.hourly[h].keysPublished += Int64(p.keys.count) }
             }
             guard p.kind != .daily else { continue }

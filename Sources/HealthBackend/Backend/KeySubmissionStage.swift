@@ -9,6 +9,7 @@ package final class KeySubmissionStage: Stage {
     package let pipeline: KeySubmissionPipeline
     /// Index cases drawn at today's midnight.
     package private(set) var indexCasesToday = 0
+    private let threads: Int
 
     /// Reads `health.cases_csv` when the scenario names one.
     package init(_ run: RunContext, health: HealthParameters, backend: BackendParameters, world: WorldStage,
@@ -19,12 +20,17 @@ package final class KeySubmissionStage: Stage {
             try loaded.checkCovers(start: run.start, days: run.days, path: path)
             series = loaded
         }
+        threads = run.threads
         pipeline = KeySubmissionPipeline(health: health, backend: backend, seed: run.seed, start: run.start,
                                          days: run.days, phoneOf: world.population.phoneOf, appPhones: world.fleet.count,
                                          series: series) { step, i, t in schedule(.pipeline(step, i), t) }
+        pipeline.publisher.defersArchives = true
     }
 
     package func startDay(_ day: SimulatedDay) { indexCasesToday = pipeline.startDay(midnight: day.midnight) }
+
+    /// The day's export archives, built together in parallel before anything reads their sizes.
+    package func endDay(_ day: SimulatedDay) throws { try pipeline.buildArchives(threads: threads) }
 
     /// The engine events this stage owns: the full hour and each case's next step.
     package func handle(_ event: KeySubmissionEvent, now: SimTime) throws {

@@ -47,22 +47,45 @@ public struct PublishedKey: Sendable, Hashable {
 public struct PublishedPackage: Sendable {
     public enum Kind: String, Sendable { case hourly, daily, batch }
 
+    /// How the CDN path is made. The backends' paths follow from the package's window (CWA) or
+    /// chunk number (Immuni), so a long run keeps no string per package (~2 kB a simulated day).
+    package enum Path: Sendable {
+        case cwaHourly, cwaDaily
+        case immuniChunk(Int)
+        case given(String)
+    }
+
     /// 0, 1, 2, … in publication order.
     public let sequence: Int
-    /// CDN path, e.g. `cwa/de/date/2020-10-01/hour/13` or `immuni/keys/42`.
-    public let name: String
+    package let path: Path
+    /// CDN path, e.g. `cwa/v1/diagnosis-keys/country/DE/date/2020-10-01/hour/13` or `immuni/v1/keys/42`.
+    public var name: String {
+        switch path {
+        case .cwaHourly:
+            let hour = SimClock.hourOfDay(covers.lowerBound)
+            return "cwa/v1/diagnosis-keys/country/DE/date/\(CivilCalendar.isoDateString(covers.lowerBound))/hour/\(hour < 10 ? "0" : "")\(hour)"
+        case .cwaDaily: return "cwa/v1/diagnosis-keys/country/DE/date/\(CivilCalendar.isoDateString(covers.lowerBound))"
+        case .immuniChunk(let n): return "immuni/v1/keys/\(n)"
+        case .given(let name): return name
+        }
+    }
     public let kind: Kind
     public let publishedAt: SimTime
     /// Upload time window the package covers.
     public let covers: Range<SimTime>
     public let keys: [PublishedKey]
-    /// Size of the zip as served.
-    public let bytes: Int
+    /// Size of the zip as served (set when the archive is built: see `KeyPublisher.defersArchives`).
+    public internal(set) var bytes: Int
 
     public init(sequence: Int, name: String, kind: Kind, publishedAt: SimTime, covers: Range<SimTime>,
                 keys: [PublishedKey], bytes: Int) {
+        self.init(sequence: sequence, path: .given(name), kind: kind, publishedAt: publishedAt, covers: covers, keys: keys, bytes: bytes)
+    }
+
+    package init(sequence: Int, path: Path, kind: Kind, publishedAt: SimTime, covers: Range<SimTime>,
+                 keys: [PublishedKey], bytes: Int) {
         self.sequence = sequence
-        self.name = name
+        self.path = path
         self.kind = kind
         self.publishedAt = publishedAt
         self.covers = covers
