@@ -174,8 +174,9 @@ package struct ClientShardCore {
     /// exposure detection (and the watermark moves) only when every request succeeded.
     private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
         let p = context.parameters
-        let catalog = context.catalog
-        let visible = catalog.visibleCount(at: t)
+        // Read in place: a local copy of the catalog would retain its arrays, which every shard
+        // shares, once per session on each thread.
+        let visible = context.catalog.visibleCount(at: t)
         let w = Int(st.watermark)
         let anyNew = visible - 1 > w
         let isRetry = st.attempt > 0
@@ -210,9 +211,9 @@ package struct ClientShardCore {
         let skipEmpty = p.skipsEmptyPackages
         switch context.flavor {
         case .immuni, .p6:
-            if anyNew { for s in (w + 1)..<visible where !(skipEmpty && catalog.isEmpty[s]) { plan.append(s) } }
+            if anyNew { for s in (w + 1)..<visible where !(skipEmpty && context.catalog.isEmpty[s]) { plan.append(s) } }
             if !failed {
-                failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? catalog.immuniIndexBytes(visible: visible) : 0,
+                failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? context.catalog.immuniIndexBytes(visible: visible) : 0,
                                   status: anyNew ? nil : .notModified)
             }
         case .cwa:
@@ -221,14 +222,14 @@ package struct ClientShardCore {
             hourDays.removeAll(keepingCapacity: true)
             if anyNew {
                 for s in (w + 1)..<visible {
-                    if catalog.isDaily[s] {
-                        if catalog.firstHourlyOfDay(ofPackage: s) > w && !(skipEmpty && catalog.isEmpty[s]) { plan.append(s) }
+                    if context.catalog.isDaily[s] {
+                        if context.catalog.firstHourlyOfDay(ofPackage: s) > w && !(skipEmpty && context.catalog.isEmpty[s]) { plan.append(s) }
                     } else {
-                        let d = catalog.day[s]
-                        if catalog.firstHourlyOfDay(ofPackage: s) > w, let daily = catalog.dailySequence(day: d), daily < visible {
+                        let d = context.catalog.day[s]
+                        if context.catalog.firstHourlyOfDay(ofPackage: s) > w, let daily = context.catalog.dailySequence(day: d), daily < visible {
                             continue
                         }
-                        if skipEmpty && catalog.isEmpty[s] { continue }
+                        if skipEmpty && context.catalog.isEmpty[s] { continue }
                         plan.append(s)
                         if hourDays.last != d { hourDays.append(d) }
                     }
@@ -236,14 +237,14 @@ package struct ClientShardCore {
             }
             if !failed {
                 failed = !request(.indexRequests, .rootIndex, 0,
-                                  body: anyNew ? catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
+                                  body: anyNew ? context.catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
                                   status: anyNew ? nil : .notModified)
             }
             let today = SimClock.dayNumber(t)
             // Hour indexes are numbered by day since the start (the edges cache each day's).
             let startDay = SimClock.dayNumber(context.start)
             if !failed && !hourDays.contains(today) {
-                if catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
+                if context.catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
                     failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified)
                 } else {
                     failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound)
@@ -251,13 +252,13 @@ package struct ClientShardCore {
             }
             for d in hourDays where !failed {
                 failed = !request(.indexRequests, .hourIndex, Int(d - startDay),
-                                  body: catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
+                                  body: context.catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
             }
         }
         if !failed {
             for s in plan {
-                if !request(.packageRequests, .package, s, body: catalog.bytes[s]) { failed = true; break }
-                counters.add(.packageBytes, catalog.bytes[s], minute: minute)
+                if !request(.packageRequests, .package, s, body: context.catalog.bytes[s]) { failed = true; break }
+                counters.add(.packageBytes, context.catalog.bytes[s], minute: minute)
             }
         }
 
@@ -278,7 +279,7 @@ package struct ClientShardCore {
         if recordsChecks && c < context.contactPhones { checks.append(CheckSession(phone: Int32(c), at: t)) }
         counters.add(.downloads, plan.count, minute: minute)
         for s in plan {
-            counters.addLatency(t - catalog.publishedAt[s])
+            counters.addLatency(t - context.catalog.publishedAt[s])
             if c < context.contactPhones {
                 downloads.append(PackageDownload(phone: Int32(c), package: s, at: t))
             }

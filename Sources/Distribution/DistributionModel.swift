@@ -152,6 +152,9 @@ public final class DistributionModel {
     /// The load of the minutes every shard has finished.
     package private(set) var history = LoadHistory()
 
+    /// Reserves the load history of a run of `days` days (see `LoadHistory.reserve`).
+    public func reserve(days: Int) { history.reserve(minutes: days * 1_440) }
+
     /// Where distribution_minutes.csv's rows go as their minutes finish (`writesMinutes`); in
     /// memory unless the run streams its tables to files.
     package var minuteStream: (any TableStream)?

@@ -47,8 +47,12 @@ extension DistributionModel {
         let peak = counters.peak(minutes: 0..<counters.bins * counters.binMinutes)
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
-        let sample = bytesPerClientCompleteDay().flatMap { $0.map(Double.init) }
-        let sorted = Statistics.sorted(sample)
+        // One array, sorted in place: a long run has a value per sampled client and day.
+        let clientDays = bytesPerClientCompleteDay()
+        var sorted: [Double] = []
+        sorted.reserveCapacity(clientDays.reduce(0) { $0 + $1.count })
+        for day in clientDays { for v in day { sorted.append(Double(v)) } }
+        Statistics.sortInPlace(&sorted)
         func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
         let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)
 

@@ -27,6 +27,7 @@ package final class DistributionStage: Stage {
         model = DistributionModel(parameters: parameters, flavor: backend.pipeline.parameters.flavor.distributionFlavor,
                                   seed: run.seed, start: run.start,
                                   contactPhoneIsIOS: world.phoneIsIOS, threads: run.threads)
+        model.reserve(days: run.days)
         if parameters.writesMinutes, let streams {
             model.minuteStream = streams.open("distribution_minutes.csv", columns: DistributionModel.minuteColumns(parameters))
         }

@@ -83,6 +83,31 @@ package struct LoadCounters {
         latencyMinutes[min(Int(max(0, seconds) / 60), Self.latencyBins - 1)] &+= 1
     }
 
+    /// Adds the counters of `range` into `values` (minute by minute from `range.lowerBound`,
+    /// `metricCount` each) and its requests per second into `seconds` (60 a minute); minutes
+    /// outside what the shard holds add nothing, as `value` and `requests` read them.
+    package func accumulate(minutes range: Range<Int>, values: inout [Int], seconds: inout [UInt32]) {
+        let m = Self.metricCount
+        let lo = max(range.lowerBound, firstMinute), hi = min(range.upperBound, firstMinute + perMinute.count / m)
+        if lo < hi {
+            perMinute.withUnsafeBufferPointer { src in
+                values.withUnsafeMutableBufferPointer { dst in
+                    let from = (lo - firstMinute) * m, to = (lo - range.lowerBound) * m
+                    for i in 0..<((hi - lo) * m) { dst[to + i] &+= src[from + i] }
+                }
+            }
+        }
+        let slo = max(range.lowerBound * 60, firstMinute * 60), shi = min(range.upperBound * 60, firstMinute * 60 + requestsPerSecond.count)
+        if slo < shi {
+            requestsPerSecond.withUnsafeBufferPointer { src in
+                seconds.withUnsafeMutableBufferPointer { dst in
+                    let from = slo - firstMinute * 60, to = slo - range.lowerBound * 60
+                    for i in 0..<(shi - slo) { dst[to + i] &+= src[from + i] }
+                }
+            }
+        }
+    }
+
     package func value(_ metric: Metric, minute: Int) -> Int {
         let i = (minute - firstMinute) * Self.metricCount + metric.rawValue
         return i >= 0 && i < perMinute.count ? perMinute[i] : 0

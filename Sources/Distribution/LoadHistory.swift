@@ -15,6 +15,14 @@ package struct LoadHistory: Sendable {
 
     package var bins: Int { peaks.count }
 
+    /// Reserves room for `minutes` minutes at once: growing by doubling would hold the old and the
+    /// new copy together, the peak of a long run's memory. Untouched room costs no resident memory.
+    package mutating func reserve(minutes: Int) {
+        let bins = (minutes + binMinutes - 1) / binMinutes
+        counters.reserveCapacity(bins * LoadCounters.metricCount)
+        peaks.reserveCapacity(bins)
+    }
+
     /// Adds the shards' minutes from `minutes` up to `end`, handing each minute's counters (by
     /// metric) and peak requests/s to `eachMinute`; with `drop`, the shards forget them (only for
     /// minutes no later event can touch).
@@ -27,21 +35,30 @@ package struct LoadHistory: Sendable {
             counters.append(contentsOf: repeatElement(0, count: (neededBins - bins) * metrics))
             peaks.append(contentsOf: repeatElement(0, count: neededBins - bins))
         }
-        var seconds = [UInt32](repeating: 0, count: 60)
-        var values = [Int](repeating: 0, count: metrics)
-        for minute in minutes..<end {
-            let bin = minute / binMinutes
-            for i in 0..<60 { seconds[i] = 0 }
-            for m in 0..<metrics { values[m] = 0 }
-            for shard in shards {
-                let c = shard.core.counters
-                for m in 0..<metrics { values[m] &+= c.value(LoadCounters.Metric(rawValue: m)!, minute: minute) }
-                for i in 0..<60 { seconds[i] &+= c.requests(second: minute * 60 + i) }
+        // The shards' minutes are summed a block at a time (one pass over each shard's arrays),
+        // then handed on minute by minute: 1,440 minutes a day are a fixed cost of every simulated
+        // day. Blocks of at most a day bound the scratch memory of a long fold.
+        var minuteValues = [Int](repeating: 0, count: metrics)
+        for blockStart in stride(from: minutes, to: end, by: 1_440) {
+            let block = blockStart..<min(end, blockStart + 1_440)
+            var values = [Int](repeating: 0, count: block.count * metrics)
+            var seconds = [UInt32](repeating: 0, count: block.count * 60)
+            for shard in shards { shard.core.counters.accumulate(minutes: block, values: &values, seconds: &seconds) }
+            values.withUnsafeBufferPointer { values in
+                seconds.withUnsafeBufferPointer { seconds in
+                    for k in 0..<block.count {
+                        let minute = block.lowerBound + k, bin = minute / binMinutes
+                        for m in 0..<metrics {
+                            minuteValues[m] = values[k * metrics + m]
+                            counters[bin * metrics + m] &+= values[k * metrics + m]
+                        }
+                        var peak: UInt32 = 0
+                        for i in (k * 60)..<(k * 60 + 60) { peak = max(peak, seconds[i]) }
+                        peaks[bin] = max(peaks[bin], peak)
+                        eachMinute?(minute, minuteValues, peak)
+                    }
+                }
             }
-            for m in 0..<metrics { counters[bin * metrics + m] &+= values[m] }
-            let peak = seconds.max()!
-            peaks[bin] = max(peaks[bin], peak)
-            eachMinute?(minute, values, peak)
         }
         minutes = end
         if drop { for shard in shards { shard.core.counters.drop(before: end) } }

@@ -25,6 +25,11 @@ public enum Statistics {
         return copy
     }
 
+    /// Sorts `data` ascending in place with `gsl_sort` (no copy, for large samples).
+    public static func sortInPlace(_ data: inout [Double]) {
+        data.withUnsafeMutableBufferPointer { gsl_sort($0.baseAddress, 1, $0.count) }
+    }
+
     /// Quantile `p` in [0, 1] of already sorted data (GSL's linear interpolation).
     public static func quantile(sorted data: [Double], _ p: Double) -> Double {
         precondition(!data.isEmpty, "quantile of no data")
