@@ -33,6 +33,23 @@ public final class CSVStreams: TableStreams {
     }
 }
 
+extension RunFolder {
+    /// Writes a finished table as CSV into the staging folder in 1 MiB pieces: a long run's
+    /// largest table (packages.csv, the hourly tables) is never held encoded in memory, which
+    /// was the peak of a two-year run. The file becomes visible only when the folder is committed.
+    public func writeCSV(_ name: String, _ table: ResultTable) throws {
+        let url = stagingURL.appendingPathComponent(name)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw ReportingError.io(path: url.path, reason: "cannot write (\(error.localizedDescription))")
+        }
+        let stream = CSVFileStream(name: name, url: url, columns: table.columns)
+        for i in 0..<table.count { stream.append(table.row(i)) }
+        try stream.close()
+    }
+}
+
 /// One streamed CSV file: rows are encoded into a buffer that is written out at 1 MiB.
 final class CSVFileStream: TableStream {
     let name: String

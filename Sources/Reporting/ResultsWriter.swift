@@ -16,11 +16,9 @@ public enum ResultsWriter {
                              extraFiles: [(String, Data)] = []) throws {
         do {
             try run.write("summary.json", JSONReport.encode(results.summary))
-            try run.write("daily.csv", CSVReport.encode(results.daily))
-            if let hourly = results.hourly {
-                try run.write("hourly.csv", CSVReport.encode(hourly))
-            }
-            for t in results.tables { try run.write(t.name, CSVReport.encode(t.table)) }
+            if let daily = results.dailyTable { try run.writeCSV("daily.csv", daily) }
+            if let hourly = results.hourly { try run.writeCSV("hourly.csv", hourly) }
+            for t in results.tables { try run.writeCSV(t.name, t.table) }
             for f in results.files { try run.write(f.path, Data(f.bytes)) }
             for (name, data) in extraFiles { try run.write(name, data) }
             try run.write("manifest.json", JSONReport.encode(manifest.report))

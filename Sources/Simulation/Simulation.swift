@@ -42,7 +42,8 @@ public final class Simulation {
     package let epidemic: EpidemicStage?
     private let stages: [any Stage]
 
-    private var daily: ResultTable
+    /// daily.csv: into the run folder as each day ends when the run streams its tables, else kept.
+    private let daily: any TableStream
     /// Wall seconds spent so far in each phase of the day ("WorldStage.startDay", the engine's
     /// events, …): where a run's time goes (`ensim bench population` reports it). Not a result.
     public private(set) var phaseSeconds: [String: Double] = [:]
@@ -77,10 +78,10 @@ public final class Simulation {
         if let analytics { stages.append(analytics) }
         if let p6Stage { stages.append(p6Stage) }
         if let epidemic { stages.append(epidemic) }
-        daily = ResultTable(columns: ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
-                            + DistributionStage.dailyColumns + DetectionStage.dailyColumns
-                            + (epidemic == nil ? [] : EpidemicStage.dailyColumns)
-                            + (config.runsCounterfactual ? ["epi_counterfactual_new_infections"] : []))
+        let dailyColumns = ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
+            + DistributionStage.dailyColumns + DetectionStage.dailyColumns + (epidemic == nil ? [] : EpidemicStage.dailyColumns)
+            + (config.runsCounterfactual ? ["epi_counterfactual_new_infections"] : [])
+        daily = streams?.open("daily.csv", columns: dailyColumns) ?? MemoryTableStream(columns: dailyColumns)
         self.stages = stages
     }
 
@@ -176,7 +177,7 @@ public final class Simulation {
             summary.analytics = analytics.summary
             tables += analytics.tables
         }
-        return SimulationResults(summary: summary, daily: daily, hourly: config.writeHourly ? hourlyTable() : nil, tables: tables,
+        return SimulationResults(summary: summary, daily: (daily as? MemoryTableStream)?.table, hourly: config.writeHourly ? hourlyTable() : nil, tables: tables,
                                  files: [NamedFile("backend/export-signing-public-key.pem", Array(exportVerificationKeyPEM.utf8))]
                                      + backend.exports)
     }

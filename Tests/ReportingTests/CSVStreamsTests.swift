@@ -15,7 +15,7 @@ import World
                          population: PopulationParameters(size: 300, appAdoption: 0.5), threads: 2)
     }
 
-    @Test func streamedMinutesEqualTheInMemoryTable() throws {
+    @Test func streamedTablesEqualTheInMemoryOnes() throws {
         let inMemory = try Simulation(config: Self.config()).run()
         let minutes = try #require(inMemory.tables.first { $0.name == "distribution_minutes.csv" }?.table)
         #expect(minutes.count == 2 * 1_440)
@@ -26,11 +26,14 @@ import World
         let streams = CSVStreams(folder: folder)
         let streamed = try Simulation(config: Self.config(), streams: streams).run()
         try streams.finish()
-        #expect(streams.names == ["distribution_minutes.csv"])
+        #expect(streams.names == ["distribution_minutes.csv", "daily.csv"])
         let written = try Data(contentsOf: folder.stagingURL.appendingPathComponent("distribution_minutes.csv"))
         #expect(written == CSVReport.encode(minutes))
-        // Everything else is unchanged, and the streamed table is not held a second time.
-        #expect(streamed.summary == inMemory.summary && streamed.daily == inMemory.daily && streamed.hourly == inMemory.hourly)
+        let daily = try Data(contentsOf: folder.stagingURL.appendingPathComponent("daily.csv"))
+        #expect(daily == CSVReport.encode(inMemory.daily))
+        // Everything else is unchanged, and the streamed tables are not held a second time.
+        #expect(streamed.dailyTable == nil)
+        #expect(streamed.summary == inMemory.summary && streamed.hourly == inMemory.hourly)
         #expect(streamed.tables == inMemory.tables.filter { $0.name != "distribution_minutes.csv" })
     }
 
@@ -43,6 +46,20 @@ import World
         table.append([.integer(1)])
         #expect(throws: ReportingError.self) { try streams.finish() }
         do { try streams.finish() } catch { #expect("\(error)".contains("missing/minutes.csv")) }
+    }
+
+    @Test func writtenTablesEqualTheEncodedOnesAcrossPieces() throws {
+        // Over 1 MiB, so the file is written in several pieces; text that needs quoting too.
+        let table = ResultTable.computed(columns: ["i", "name", "share"], count: 60_000) {
+            [.integer(Int64($0) - 7), .text($0 % 3 == 0 ? "a,\"b\" \($0)" : "row \($0)"), .number(Double($0) / 7)]
+        }
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
+        defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
+        try folder.writeCSV("sub/table.csv", table)
+        let written = try Data(contentsOf: folder.stagingURL.appendingPathComponent("sub/table.csv"))
+        #expect(written.count > 1 << 20)
+        #expect(written == CSVReport.encode(table))
     }
 
     @Test func computedTablesReadLikeStoredOnes() {
