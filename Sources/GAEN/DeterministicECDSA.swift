@@ -38,7 +38,10 @@ public enum DeterministicECDSA {
             guard EC_POINT_mul(group, point, k, nil, nil, ctx) == 1,
                   EC_POINT_get_affine_coordinates(group, point, px, nil, ctx) == 1,
                   BN_nnmod(r, px, n, ctx) == 1, BN_is_zero(r) == 0 else { continue }
-            guard let kinv = BN_mod_inverse(nil, k, n, ctx) else { continue }
+            var kb = [UInt8](repeating: 0, count: 32)
+            BN_bn2binpad(k, &kb, 32)
+            let inverse = Word256.inverse(Word256(bigEndian: kb), modulo: Curve.shared.orderWords).bigEndianBytes
+            guard let kinv = BN_bin2bn(inverse, 32, nil) else { continue }
             defer { BN_clear_free(kinv) }
             guard BN_mod_mul(t, r, d, n, ctx) == 1, BN_mod_add(t, t, e, n, ctx) == 1,
                   BN_mod_mul(s, kinv, t, n, ctx) == 1, BN_is_zero(s) == 0 else { continue }
@@ -56,6 +59,7 @@ public enum DeterministicECDSA {
         static let shared = Curve()
         let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1)!
         let order = BN_bin2bn(DeterministicECDSA.order, 32, nil)!
+        let orderWords = Word256(bigEndian: DeterministicECDSA.order)
     }
 
     /// bits2octets: the digest as an integer reduced once modulo n (RFC 6979 §2.3.4).

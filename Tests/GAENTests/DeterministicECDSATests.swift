@@ -1,3 +1,4 @@
+import CLibCrypto
 import Crypto
 import Foundation
 import Testing
@@ -43,6 +44,39 @@ struct DeterministicECDSATests {
             let m = Data("message \(i)".utf8)
             let der = try signing.signature(for: m)
             #expect(try signing.verificationKey.isValidSignature(der, for: m))
+        }
+    }
+}
+
+@Suite("256-bit modular inverse")
+struct Word256Tests {
+    @Test func inversesMatchLibcrypto() throws {
+        let n = Word256(bigEndian: DeterministicECDSA.order)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return state }
+        let ctx = BN_CTX_new()!
+        defer { BN_CTX_free(ctx) }
+        let bnN = BN_bin2bn(DeterministicECDSA.order, 32, nil)!
+        defer { BN_free(bnN) }
+        var samples: [Word256] = [Word256([1, 0, 0, 0]), Word256([2, 0, 0, 0])]
+        var nMinus1 = n
+        nMinus1.subtract(Word256([1, 0, 0, 0]))
+        samples.append(nMinus1)
+        for _ in 0..<300 {
+            var a = Word256([next(), next(), next(), next() >> UInt64(next() % 64)])
+            if a >= n { a.subtract(n) }
+            if !a.isZero { samples.append(a) }
+        }
+        for a in samples {
+            let inverse = Word256.inverse(a, modulo: n)
+            let bnA = BN_bin2bn(a.bigEndianBytes, 32, nil)!
+            let expected = BN_mod_inverse(nil, bnA, bnN, ctx)!
+            var bytes = [UInt8](repeating: 0, count: 32)
+            BN_bn2binpad(expected, &bytes, 32)
+            #expect(inverse.bigEndianBytes == bytes)
+            #expect(Word256(bigEndian: bytes) == inverse)
+            BN_free(bnA)
+            BN_free(expected)
         }
     }
 }
