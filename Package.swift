@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
         .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario", "Reporting", "SimulationCore"]),
-        .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario"]),
+        .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario", "Simulation"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]
 )

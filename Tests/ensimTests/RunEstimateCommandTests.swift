@@ -1,16 +1,9 @@
 import Foundation
+import Simulation
 import Testing
 
 /// A run states what it needs before it starts, and refuses one the machine cannot hold.
 @Suite struct RunEstimateCommandTests {
-    /// MemAvailable, as the command reads it.
-    static var availableBytes: Int64? {
-        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
-              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) }) else { return nil }
-        return kb * 1024
-    }
-
     @Test func estimatePrintsMemoryAndTimeAndRunsNothing() throws {
         let out = EnsimProcess.temporaryDirectory().appendingPathComponent("run")
         let r = try EnsimProcess.run(["run", "Scenarios/national-italy.yaml", "--estimate", "--out", out.path])
@@ -26,7 +19,7 @@ import Testing
 
     @Test func runThatCannotFitIsRefusedBeforeItStarts() throws {
         // The national scenario needs ~50 GB; on a machine with that much the check has nothing to refuse.
-        guard let available = Self.availableBytes, available < 30_000_000_000 else { return }
+        guard let available = RunEstimate.availableBytes(), available < 30_000_000_000 else { return }
         let out = EnsimProcess.temporaryDirectory().appendingPathComponent("run")
         let r = try EnsimProcess.run(["run", "Scenarios/national-italy.yaml", "--out", out.path])
         #expect(r.status == 2)
