@@ -120,9 +120,13 @@ extension P6Run {
         let withdrawnOnly = only.filter { withdrawn[$0] != nil }
         let delays = Statistics.sorted(withdrawnOnly.map { Double(withdrawn[$0]! - notifications[$0]!.at) / 3600 })
         let revoked = replays.filter { $0.revocationListedAt != nil }
+        let still = matched.filter { notified.contains($0) && withdrawn[$0] == nil }
+        var txOfOthers = Set<Int32>()
+        for m in fullMatches where m.byTx && still.contains(m.phone) && disclosures[Int(m.disclosure)].replayAttack == nil { txOfOthers.insert(m.phone) }
         return .init(attacks: parameters.attacks.replayAttacks, relaysPerAttack: parameters.attacks.replayRelays, disclosed: replays.count,
                      phonesMatched: matched.count, notifiedOnlyByReplay: only.count, withdrawn: withdrawnOnly.count,
-                     withdrawalDelayHours: LatencyHoursSummary(sorted: delays), revoked: revoked.count,
+                     withdrawalDelayHours: LatencyHoursSummary(sorted: delays), matchedStillNotified: still.count,
+                     matchedStillNotifiedByRxOnly: still.count - txOfOthers.count, revoked: revoked.count,
                      disclosureToRevocationHours: LatencyHoursSummary(sorted: Statistics.sorted(revoked.map { Double($0.revocationListedAt! - $0.at) / 3600 })))
     }
 

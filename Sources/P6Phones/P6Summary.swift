@@ -124,6 +124,10 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var withdrawn: Int
         /// Hours from such a notification to its withdrawal.
         public var withdrawalDelayHours: LatencyHoursSummary
+        /// Phones with a replay match still notified at the end (by a disclosure not revoked), and
+        /// of those, phones whose every other match is Rx co-location (a case that heard relayed codes).
+        public var matchedStillNotified: Int
+        public var matchedStillNotifiedByRxOnly: Int
         /// Replay disclosures revoked, and hours from each disclosure to its revocation list.
         public var revoked: Int
         public var disclosureToRevocationHours: LatencyHoursSummary
@@ -131,6 +135,7 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         enum CodingKeys: String, CodingKey {
             case attacks, relaysPerAttack = "relays_per_attack", disclosed, phonesMatched = "phones_matched"
             case notifiedOnlyByReplay = "notified_only_by_replay", withdrawn, withdrawalDelayHours = "withdrawal_delay_hours"
+            case matchedStillNotified = "matched_still_notified", matchedStillNotifiedByRxOnly = "matched_still_notified_by_rx_only"
             case revoked, disclosureToRevocationHours = "disclosure_to_revocation_hours"
         }
     }

@@ -52,6 +52,8 @@ import Testing
         let without = try #require(results.summary.p6?.attacks?.fakeDisclosures)
         #expect(without.attempts == with.attempts && without.published == without.attempts)
         #expect(without.rejectedByAppAge == 0 && without.rejectedByAttestation == 0)
+        // What the app age refused would have been empty: the epoch age leaves nothing of a younger install.
+        #expect(without.publishedEmpty == with.rejectedByAppAge)
         #expect(without.notifiedOnlyByFakes > with.notifiedOnlyByFakes)
         let run = try #require(sim.p6)
         #expect(run.disclosures.contains { d in d.fake && d.disclosure.epochs.contains { d.at - $0.start < 86_400 } })

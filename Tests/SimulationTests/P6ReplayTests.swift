@@ -55,6 +55,8 @@ import Testing
         let p6 = try #require(results.summary.p6), replay = try #require(p6.attacks?.replay)
         let byReports = try #require(p6.revocation?.byReports)
         #expect(replay.revoked > 0 && replay.withdrawn > 0 && byReports.revoked >= replay.revoked)
+        #expect(replay.matchedStillNotified + replay.withdrawn <= replay.phonesMatched)
+        #expect(replay.matchedStillNotifiedByRxOnly <= replay.matchedStillNotified)
         for d in run.disclosures where d.revokedByReportsAt != nil {
             let arrived = run.reports[Int32(run.disclosures.firstIndex { $0.disclosure.id == d.disclosure.id }!)]!.filter { $0 <= d.revokedByReportsAt! }
             #expect(arrived.count >= 4 && d.revocationListedAt! > d.revokedByReportsAt!)
