@@ -23,6 +23,28 @@ package struct P6PublishedDisclosure: Sendable {
     package var revocationListedAt: SimTime? = nil
     /// Region streams it is published in, ascending (the discloser's home region, plus stated ones).
     package var streams: [Int32] = [0]
+    /// Made without a positive test (an attack, `p6.attacks`).
+    package var fake = false
+    /// The scaled replay attack it discloses for.
+    package var replayAttack: Int? = nil
+    /// When reports of its matches reached the threshold (nil: never).
+    package var revokedByReportsAt: SimTime? = nil
+}
+
+/// Who discloses, when, and from which UTC day on: a case whose GAEN upload was accepted, or an attacker.
+package struct P6DisclosureRequest: Sendable {
+    package var person: Int32
+    package var phone: Int32
+    /// The case's test; for a fake, the disclosure itself.
+    package var testedAt: SimTime
+    package var at: SimTime
+    package var firstDay: Int64
+    /// When the phone started using P6 (epochs before are not its own; nil: before the run).
+    package var installedAt: SimTime? = nil
+    /// A modified client discloses every epoch, whatever its age.
+    package var ignoresEpochAge = false
+    package var fake = false
+    package var replayAttack: Int? = nil
 }
 
 /// Builds disclosures as the P6 SDK would: the Tx traces of the case's epochs in its infectious
@@ -36,9 +58,18 @@ package struct P6DisclosureBuilder {
     /// - Parameter disclosedAt: the phone's disclosure times so far, this one included (each
     ///   ended the epoch then in use and started a new one).
     package func build(_ upload: CaseUpload, index: Int, rx: P6RxStore, start: SimTime, disclosedAt: [SimTime]) -> P6PublishedDisclosure {
-        let t = upload.at, phone = Int(upload.phone)
+        build(request(upload), index: index, rx: rx, start: start, disclosedAt: disclosedAt)
+    }
+
+    package func request(_ upload: CaseUpload) -> P6DisclosureRequest {
+        P6DisclosureRequest(person: upload.positiveCase.person, phone: upload.phone, testedAt: upload.positiveCase.testedAt, at: upload.at,
+                            firstDay: firstDay(upload))
+    }
+
+    package func build(_ request: P6DisclosureRequest, index: Int, rx: P6RxStore, start: SimTime, disclosedAt: [SimTime]) -> P6PublishedDisclosure {
+        let t = request.at, phone = Int(request.phone)
         let uploadDay = SimClock.dayNumber(t)
-        let first = firstDay(upload)
+        let first = request.firstDay
         let stream = RandomStream(seed: seed, stream: "p6-disclosure", generator: .taus2)
         var epochs: [P6Epoch] = []
         var trace: [P6RxRecord] = []
@@ -53,8 +84,9 @@ package struct P6DisclosureBuilder {
             let sessions = day == nil ? [] : P6PhoneModel.transmitSessions(seed: seed, phone: phone, midnight: midnight, share: share,
                                                                           meanSessionSeconds: parameters.transmit.meanSessionSeconds, stream: stream)
             for (k, epoch) in used.enumerated() {
-                // The seed's minimum age: an epoch is disclosed only once it started this long ago.
-                guard epoch.start < t, epoch.start + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
+                // The seed's minimum age: an epoch is disclosed only once it started (was first used) this long ago.
+                let firstUse = max(epoch.start, request.installedAt ?? epoch.start)
+                guard epoch.start < t, firstUse < t, firstUse < epoch.end, request.ignoresEpochAge || firstUse + Int64(parameters.minimumEpochAgeSeconds) <= t else { continue }
                 epochs.append(epoch.end > t ? try! epoch.ended(at: t) : epoch)
                 guard let day else { continue }
                 // The day's first epoch also takes receptions stamped just before midnight (clock offsets).
@@ -69,11 +101,12 @@ package struct P6DisclosureBuilder {
         let disclosed = P6RxTraceCodec.subsample(trace, perSlice: parameters.rxRecordsPerSlice, sliceSeconds: parameters.sliceSeconds)
         let disclosure = try! P6Disclosure(id: stream.bytes(P6Disclosure.idByteCount), epochs: epochs, rxTrace: disclosed)
         let period = Int64(parameters.disclosureFileSeconds)
-        return P6PublishedDisclosure(disclosure: disclosure, person: upload.positiveCase.person, phone: upload.phone,
-                                     testedAt: upload.positiveCase.testedAt, at: t,
+        return P6PublishedDisclosure(disclosure: disclosure, person: request.person, phone: request.phone,
+                                     testedAt: request.testedAt, at: t,
                                      fileTime: (t / period + 1) * period, bytes: disclosure.encodedByteCount(rx: parameters.rxTraceEncoding),
                                      rxRecordsWithheld: trace.count - disclosed.count, rxRecordsWithheldAtHome: withheldAtHome,
-                                     revocationListedAt: revocation(index: index, at: t))
+                                     revocationListedAt: revocation(index: index, at: t), fake: request.fake,
+                                     replayAttack: request.replayAttack)
     }
 
     /// Whether disclosure `index` is revoked (stream "p6-revocation", index) and when the

@@ -20,6 +20,8 @@ package final class P6PhoneDay: @unchecked Sendable {
 
     /// Misbehaving phones (freeloaders never transmit).
     package let attackers: P6Attackers?
+    /// Per host phone, the replay attacks whose relay devices sit next to it today.
+    package let relays: [Int32: [Int]]
 
     package init(parameters p: P6RunParameters, seed: UInt64, dayIndex: Int, midnight: SimTime, phoneIsIOS: [Bool], threads: Int,
                  attackers: P6Attackers? = nil) {
@@ -52,9 +54,34 @@ package final class P6PhoneDay: @unchecked Sendable {
             }
         }
         self.epochs = epochs.map { $0! }
-        if let attackers { for phone in 0..<n where attackers.freeloader[phone] { sessions[phone] = [] } }
+        if let attackers {
+            for phone in 0..<n where attackers.freeloader[phone] { sessions[phone] = [] }
+            // A fake discloser sends nothing before it installs P6.
+            for (phone, at) in attackers.installedAt {
+                sessions[Int(phone)] = sessions[Int(phone)].compactMap { $0.upperBound > at ? max($0.lowerBound, at)..<$0.upperBound : nil }
+            }
+            // A replay attacker keeps its app in the foreground, transmitting, while it relays.
+            let day = midnight..<(midnight + SimDuration.day)
+            for a in attackers.replays where a.window.overlaps(day) {
+                sessions[Int(a.attacker)] = Self.union(sessions[Int(a.attacker)], a.window.clamped(to: day))
+            }
+        }
+        relays = attackers?.relays(on: midnight) ?? [:]
         self.sessions = sessions
         clockOffsets = offsets
+    }
+
+    /// Ascending disjoint ranges with `extra` added.
+    static func union(_ ranges: [Range<SimTime>], _ extra: Range<SimTime>) -> [Range<SimTime>] {
+        var out: [Range<SimTime>] = []
+        for r in (ranges + [extra]).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
     }
 
     /// Whether `phone` transmits at time `t` (sessions are ascending and disjoint).
@@ -93,25 +120,44 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
     }
 
     package func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
-        guard day.availability.exchangesBeacons(phoneA), day.availability.exchangesBeacons(phoneB) else { return }
-        hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
-        hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
+        let a = day.availability.exchangesBeacons(phoneA), b = day.availability.exchangesBeacons(phoneB)
+        if a && b {
+            hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
+            hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
+        }
+        guard !phones.relays.isEmpty else { return }
+        // Whoever meets a host also hears the relay device beside it re-advertising a replay attacker's codes.
+        if b, let attacks = phones.relays[Int32(phoneA)] { for k in attacks { relay(contact, attack: k, host: phoneA, receiver: phoneB, key: key << 1) } }
+        if a, let attacks = phones.relays[Int32(phoneB)] { for k in attacks { relay(contact, attack: k, host: phoneB, receiver: phoneA, key: key << 1 | 1) } }
     }
 
-    private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
-        let sessions = phones.sessions[sender]
+    /// The relay beside `host` sends the attacker's current codes while the attack lasts; the
+    /// contact's losses are the host's (the device is where the host is), P6's draws its own stream.
+    private func relay(_ contact: ContactView, attack k: Int, host: Int, receiver: Int, key: UInt64) {
+        let attack = phones.attackers!.replays[k]
+        let sender = Int(attack.attacker)
+        guard sender != receiver else { return }
+        let sessions = phones.sessions[sender].compactMap { $0.overlaps(attack.window) ? $0.clamped(to: attack.window) : nil }
+        hear(contact, sender: sender, receiver: receiver, key: key, sessions: sessions, lossFrom: host, streamName: "p6-relay-\(k)")
+    }
+
+    private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64, sessions relayed: [Range<SimTime>]? = nil,
+                      lossFrom: Int? = nil, streamName: String = "p6-radio") {
+        let sessions = relayed ?? phones.sessions[sender]
         let end = contact.start + Int64(contact.duration)
         guard sessions.contains(where: { $0.lowerBound < end && $0.upperBound > contact.start }) else { return }
         lossStream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
-        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
+        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(lossFrom ?? sender) + day.radios.error(receiver),
                                          placements: day.placements, stream: lossStream)
-        stream.reseed(StreamKey(seed: day.seed, stream: "p6-radio", index: key))
+        stream.reseed(StreamKey(seed: day.seed, stream: streamName, index: key))
         heard.removeAll(keepingCapacity: true)
         P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),
                                 sessions: sessions, model: day.model, extraLoss: loss + phones.txPowerReduction,
                                 clockOffsetSeconds: phones.clockOffsets[receiver],
                                 stream: stream, into: &heard)
         for r in heard {
+            // A fake discloser hears nothing before it installs P6.
+            if let attackers = phones.attackers, !attackers.installedAt.isEmpty, !attackers.uses(receiver, at: r.time) { continue }
             batch.receivers.append(Int32(receiver))
             batch.senders.append(Int32(sender))
             batch.records.append(P6PackedRx.pack(r, midnight: phones.midnight))

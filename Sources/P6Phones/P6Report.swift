@@ -62,8 +62,12 @@ extension P6Run {
         }
         if let attackers {
             summary.attacks = .init(freeloaders: attackers.freeloader.filter { $0 }.count, uploadsNotDisclosed: freeloaderUploads)
+            if parameters.attacks.fakeDisclosureShare > 0 {
+                summary.attacks?.fakeDisclosures = fakeReport(attackers, shown: shown, notified: notified, truth: truth)
+            }
+            if !attackers.replays.isEmpty { summary.attacks?.replay = replayReport(shown: shown, notified: notified) }
         }
-        if parameters.revokedShare > 0 {
+        if parameters.revocationList {
             let revoked = shown.filter { $0.revocationListedAt != nil }
             // One list file per period with revocations, as the disclosure files.
             let listFiles = Set(revoked.map(\.revocationListedAt!)).count
@@ -76,6 +80,11 @@ extension P6Run {
                                        withdrawnFalse: withdrawn.count - withdrawnTrue, withdrawalDelayHours: LatencyHoursSummary(sorted: delays),
                                        notifiedAfterRevocation: stillNotified.count,
                                        precisionAfterRevocation: ProportionSummary(stillTrue, of: stillNotified.count))
+            if parameters.reportShare > 0 {
+                let byReports = shown.filter { $0.revokedByReportsAt != nil }
+                summary.revocation?.byReports = .init(reports: reports.values.reduce(0) { $0 + $1.count }, threshold: parameters.reportThreshold,
+                                                      revoked: byReports.count, revokedReal: byReports.filter { !$0.fake }.count)
+            }
         }
         var tables: [NamedTable] = []
         if downloads.streams.count > 1 {
@@ -85,6 +94,40 @@ extension P6Run {
         }
         return (summary, [NamedTable("p6_comparison.csv", comparisonTable(gaen: gaen, p6: summary, distribution: distribution,
                                                                           uploads: uploads, gaenPayloadBytes: gaenPayloadBytes))] + tables)
+    }
+
+    private func fakeReport(_ attackers: P6Attackers, shown: ArraySlice<P6PublishedDisclosure>, notified: Set<Int32>,
+                            truth: ExposureDetection.Truth) -> P6Summary.FakeDisclosures {
+        // Replay disclosures are fakes too, reported under `replay`.
+        func isFake(_ d: P6PublishedDisclosure) -> Bool { d.fake && d.replayAttack == nil }
+        let fakes = shown.filter(isFake)
+        let matched = Set(fullMatches.filter { isFake(disclosures[Int($0.disclosure)]) }.map(\.phone))
+        let onlyFakes = notified.filter { phone in matchedDisclosures[phone]?.allSatisfy { isFake(disclosures[Int($0)]) } ?? false }
+        return .init(attackers: attackers.installedAt.count, attempts: fakeOutcomes.count,
+                     byModifiedClients: fakeOutcomes.filter(\.attempt.modifiedClient).count,
+                     rejectedByAppAge: fakeOutcomes.filter { $0.outcome == .rejectedByAppAge }.count,
+                     rejectedByAttestation: fakeOutcomes.filter { $0.outcome == .rejectedByAttestation }.count,
+                     published: fakes.count,
+                     publishedEmpty: fakes.filter { $0.disclosure.epochs.isEmpty && $0.disclosure.rxTrace.isEmpty }.count,
+                     bytes: fakes.reduce(0) { $0 + $1.bytes }, phonesMatched: matched.count, notifiedOnlyByFakes: onlyFakes.count,
+                     notifiedOnlyByFakesExposed: onlyFakes.filter { truth.exposed.contains($0) }.count)
+    }
+
+    private func replayReport(shown: ArraySlice<P6PublishedDisclosure>, notified: Set<Int32>) -> P6Summary.Replay {
+        let replays = shown.filter { $0.replayAttack != nil }
+        let matched = Set(fullMatches.filter { disclosures[Int($0.disclosure)].replayAttack != nil }.map(\.phone))
+        let only = notified.filter { phone in matchedDisclosures[phone]?.allSatisfy { disclosures[Int($0)].replayAttack != nil } ?? false }
+        let withdrawnOnly = only.filter { withdrawn[$0] != nil }
+        let delays = Statistics.sorted(withdrawnOnly.map { Double(withdrawn[$0]! - notifications[$0]!.at) / 3600 })
+        let revoked = replays.filter { $0.revocationListedAt != nil }
+        let still = matched.filter { notified.contains($0) && withdrawn[$0] == nil }
+        var txOfOthers = Set<Int32>()
+        for m in fullMatches where m.byTx && still.contains(m.phone) && disclosures[Int(m.disclosure)].replayAttack == nil { txOfOthers.insert(m.phone) }
+        return .init(attacks: parameters.attacks.replayAttacks, relaysPerAttack: parameters.attacks.replayRelays, disclosed: replays.count,
+                     phonesMatched: matched.count, notifiedOnlyByReplay: only.count, withdrawn: withdrawnOnly.count,
+                     withdrawalDelayHours: LatencyHoursSummary(sorted: delays), matchedStillNotified: still.count,
+                     matchedStillNotifiedByRxOnly: still.count - txOfOthers.count, revoked: revoked.count,
+                     disclosureToRevocationHours: LatencyHoursSummary(sorted: Statistics.sorted(revoked.map { Double($0.revocationListedAt! - $0.at) / 3600 })))
     }
 
     /// p6_comparison.csv: GAEN's and P6's figures of the same run, side by side.

@@ -30,6 +30,10 @@ package final class P6Run {
     package let attackers: P6Attackers?
     /// Uploads whose phone is a freeloader and did not disclose.
     package private(set) var freeloaderUploads = 0
+    /// Fake disclosure attempts made so far, and what the mitigations did with them.
+    package private(set) var fakeOutcomes: [(attempt: P6FakeAttempt, outcome: P6FakeAttempt.Outcome)] = []
+    /// The person of each app phone (whose home region a fake disclosure goes to).
+    package let owners: [Int32]
     /// Every full match, in (day, phone) order.
     package private(set) var fullMatches: [P6FullMatch] = []
     /// First notification per phone: when it fetched the file holding the disclosure that raised it.
@@ -37,7 +41,9 @@ package final class P6Run {
     private var uploadsSeen = 0
     /// Per phone, the disclosures it fully matched (revocation withdraws a notification only when
     /// every one of them is revoked).
-    private var matchedDisclosures: [Int32: Set<Int32>] = [:]
+    package private(set) var matchedDisclosures: [Int32: Set<Int32>] = [:]
+    /// Report times per disclosure (users who reported the disclosure that notified them).
+    package private(set) var reports: [Int32: [SimTime]] = [:]
     /// Notifications withdrawn: when the phone read the revocation list that emptied its matches.
     package private(set) var withdrawn: [Int32: SimTime] = [:]
     package private(set) var txSingles: Int64 = 0
@@ -48,7 +54,8 @@ package final class P6Run {
     private var pending: P6RxBatch?
 
     package init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
-         phoneIsIOS: [Bool], regions: P6Regions, threads: Int) {
+         phoneIsIOS: [Bool], regions: P6Regions, threads: Int, owners: [Int32] = []) {
+        self.owners = owners
         self.parameters = parameters
         self.seed = seed
         self.start = start
@@ -60,8 +67,8 @@ package final class P6Run {
         downloads = P6DisclosureDownloads(parameters: distribution, periodSeconds: parameters.disclosureFileSeconds, seed: seed,
                                           start: start, phoneIsIOS: phoneIsIOS, regionOfPhone: regions.ofPhone,
                                           regions: regions.count, subscription: parameters.subscription, threads: threads)
-        downloads.recordsChecks = parameters.revokedShare > 0
-        attackers = parameters.attacks.any ? P6Attackers(parameters.attacks, seed: seed, phones: phoneIsIOS.count) : nil
+        downloads.recordsChecks = parameters.revocationList
+        attackers = parameters.attacks.any ? P6Attackers(parameters.attacks, seed: seed, phones: phoneIsIOS.count, start: start, days: days) : nil
     }
 
     package var phones: Int { phoneIsIOS.count }
@@ -88,21 +95,83 @@ package final class P6Run {
             freeloaderUploads += before - fresh.count
         }
         uploadsSeen = uploads.count
-        for u in fresh { disclosedAt[u.phone, default: []].append(u.at) }
-        keepDay(disclosers: Set(fresh.map(\.phone)))
         let builder = P6DisclosureBuilder(parameters: parameters, seed: seed, phoneIsIOS: phoneIsIOS)
-        let streams = regions.streams(fresh.enumerated().map { k, u in
-            P6Regions.Discloser(person: u.positiveCase.person, index: disclosures.count + k, fromDay: builder.firstDay(u))
+        var requests = fresh.map { builder.request($0) }
+        if let attackers, !attackers.fakes.isEmpty || !attackers.replays.isEmpty {
+            let dayStart = start + Int64(dayIndex) * SimDuration.day
+            let replays = attackers.replays.filter { $0.disclosedAt >= dayStart && $0.disclosedAt < dayStart + SimDuration.day }.map {
+                P6DisclosureRequest(person: owners[Int($0.attacker)], phone: $0.attacker, testedAt: $0.disclosedAt, at: $0.disclosedAt,
+                                    firstDay: SimClock.dayNumber($0.window.lowerBound), fake: true, replayAttack: $0.index)
+            }
+            let fakes = (fakeRequests(attackers, dayIndex: dayIndex) + replays).sorted { ($0.at, $0.phone) < ($1.at, $1.phone) }
+            requests = merged(requests, fakes: fakes)
+        }
+        for r in requests { disclosedAt[r.phone, default: []].append(r.at) }
+        keepDay(disclosers: Set(requests.map(\.phone)))
+        let streams = regions.streams(requests.enumerated().map { k, r in
+            P6Regions.Discloser(person: r.person, index: disclosures.count + k, fromDay: r.firstDay)
         }, statedShare: parameters.statedRegionsShare, seed: seed, groundTruth: groundTruth, startDay: SimClock.dayNumber(start))
-        for (k, u) in fresh.enumerated() {
+        for (k, u) in requests.enumerated() {
             var d = builder.build(u, index: disclosures.count, rx: rx, start: start, disclosedAt: disclosedAt[u.phone]!)
             d.streams = streams[k]
             disclosures.append(d)
         }
         let dayEnd = start + Int64(dayIndex + 1) * SimDuration.day
         downloads.publish(disclosures, until: dayEnd)
+        let notifiedBefore = Set(notifications.keys)
         match(downloads.advance(until: dayEnd, unavailableContactPhones: unavailablePhones))
-        if parameters.revokedShare > 0 { withdrawRevoked() }
+        if parameters.reportShare > 0 { report(newlyNotified: notifications.keys.filter { !notifiedBefore.contains($0) }.sorted(), until: dayEnd) }
+        if parameters.revocationList { withdrawRevoked() }
+    }
+
+    /// Newly notified users report the disclosure that notified them (stream "p6-report", phone),
+    /// after an exponential delay; a disclosure whose reports until `end` reach the threshold is
+    /// revoked on the list published at the end of the period of the threshold's report. Reports
+    /// of later notifications come after `end`, so a crossing found now is final.
+    private func report(newlyNotified: [Int32], until end: SimTime) {
+        let rng = RandomStream(seed: seed, stream: "p6-report", generator: .taus2)
+        for phone in newlyNotified {
+            rng.reseed(StreamKey(seed: seed, stream: "p6-report", index: UInt64(phone)))
+            guard rng.uniform() < parameters.reportShare else { continue }
+            let n = notifications[phone]!
+            reports[n.disclosure, default: []].append(n.at + SimTime(rng.exponential(mean: Double(parameters.reportDelayMeanSeconds)).rounded()))
+        }
+        let period = Int64(parameters.disclosureFileSeconds)
+        for (d, times) in reports where disclosures[Int(d)].revokedByReportsAt == nil {
+            let arrived = times.filter { $0 < end }.sorted()
+            guard arrived.count >= parameters.reportThreshold else { continue }
+            let crossing = arrived[parameters.reportThreshold - 1]
+            disclosures[Int(d)].revokedByReportsAt = crossing
+            let listed = (crossing / period + 1) * period
+            disclosures[Int(d)].revocationListedAt = min(disclosures[Int(d)].revocationListedAt ?? listed, listed)
+        }
+    }
+
+    /// The day's fake disclosure attempts that pass the mitigations, as disclosure requests: a fake
+    /// covers everything since its install (at most the Rx retention).
+    private func fakeRequests(_ attackers: P6Attackers, dayIndex: Int) -> [P6DisclosureRequest] {
+        let dayStart = start + Int64(dayIndex) * SimDuration.day
+        var out: [P6DisclosureRequest] = []
+        for f in attackers.fakes where f.at >= dayStart && f.at < dayStart + SimDuration.day {
+            let outcome = f.outcome(parameters.attacks)
+            fakeOutcomes.append((f, outcome))
+            guard outcome == .published else { continue }
+            let first = max(SimClock.dayNumber(f.installedAt), SimClock.dayNumber(f.at) - Int64(parameters.rxRetentionDays) + 1)
+            out.append(P6DisclosureRequest(person: owners[Int(f.phone)], phone: f.phone, testedAt: f.at, at: f.at, firstDay: first,
+                                           installedAt: f.installedAt, ignoresEpochAge: f.modifiedClient, fake: true))
+        }
+        return out
+    }
+
+    /// Uploads and fakes in time order (uploads first at equal times), so files stay in disclosure order.
+    private func merged(_ uploads: [P6DisclosureRequest], fakes: [P6DisclosureRequest]) -> [P6DisclosureRequest] {
+        guard !fakes.isEmpty else { return uploads }
+        var out: [P6DisclosureRequest] = [], i = 0
+        for f in fakes {
+            while i < uploads.count && uploads[i].at <= f.at { out.append(uploads[i]); i += 1 }
+            out.append(f)
+        }
+        return out + uploads[i...]
     }
 
     /// A notified phone withdraws its notification at its first check (when it reads the

@@ -43,6 +43,16 @@ public struct P6RunParameters: Sendable, Equatable {
     public var revokedShare = 0.0
     /// Time from a disclosure to its revocation.
     public var revocationDelaySeconds = 86_400
+    /// Share of notified users who report their match to the authority (the seed's "reports
+    /// submitted by users that believe they have a match"); 0: no reports.
+    public var reportShare = 0.0
+    /// Mean time from a notification to its report (exponential).
+    public var reportDelayMeanSeconds = 43_200
+    /// A disclosure with this many reports is revoked (too many matches to be believable).
+    public var reportThreshold = 30
+
+    /// Whether phones read a revocation list (random revocations or revocation by reports).
+    package var revocationList: Bool { revokedShare > 0 || reportShare > 0 }
 
     public init() {}
 
@@ -61,8 +71,26 @@ public enum P6Subscription: String, Sendable, CaseIterable {
 public struct P6Attacks: Sendable, Equatable {
     /// Share of phones that only receive: they never transmit and never disclose.
     public var freeloaderShare = 0.0
+    /// Share of app phones whose user installs P6 during the run (at a uniform time) to disclose
+    /// once without a positive test (the seed's "Fake Disclosures").
+    public var fakeDisclosureShare = 0.0
+    /// Mean time from that install to the fake disclosure (exponential).
+    public var fakeDelayMeanSeconds = 86_400
+    /// Share of fake disclosers using a modified client, which ignores the app's own rules (app
+    /// age, epoch age) but is what attestation can reject; the others use the genuine app.
+    public var modifiedClientShare = 0.5
+    /// The genuine app discloses only once it has been in use this long (seed: 24 h).
+    public var minimumAppAgeSeconds = 86_400
+    /// Share of modified clients' disclosures that app attestation (the seed's Approov tokens) rejects; 0: no attestation.
+    public var attestationRejectShare = 1.0
+    /// Scaled replay (the seed's "Scaled Replay"): attacks in the run; 0: none.
+    public var replayAttacks = 0
+    /// Relay devices per attack, each re-advertising the attacker's codes where another app phone is.
+    public var replayRelays = 20
+    /// Days of relaying before the attacker discloses.
+    public var replayDays = 1
 
     public init() {}
 
-    package var any: Bool { freeloaderShare > 0 }
+    package var any: Bool { freeloaderShare > 0 || fakeDisclosureShare > 0 || replayAttacks > 0 }
 }

@@ -26,7 +26,7 @@ package final class P6Stage: Stage {
         let regions = P6Regions(count: parameters.regions, householdOf: world.network.householdOf, households: world.network.householdCount,
                                 owners: world.population.owners)
         let run = P6Run(parameters: parameters, distribution: distributionParameters, seed: run.seed, start: run.start, days: run.days,
-                        phoneIsIOS: world.phoneIsIOS, regions: regions, threads: run.threads)
+                        phoneIsIOS: world.phoneIsIOS, regions: regions, threads: run.threads, owners: world.population.owners)
         self.run = run
         world.observeAppContacts { radio in run.contactObserver(radio: radio) }
     }

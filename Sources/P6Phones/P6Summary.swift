@@ -100,9 +100,73 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var freeloaders: Int
         /// Positive freeloaders' uploads that made no P6 disclosure.
         public var uploadsNotDisclosed: Int
+        /// Disclosures without a positive test, when `fake_disclosure_share` > 0.
+        public var fakeDisclosures: FakeDisclosures? = nil
+        /// Scaled replay attacks, when `p6.attacks.replay.attacks` > 0.
+        public var replay: Replay? = nil
 
         enum CodingKeys: String, CodingKey {
-            case freeloaders, uploadsNotDisclosed = "uploads_not_disclosed"
+            case freeloaders, uploadsNotDisclosed = "uploads_not_disclosed", fakeDisclosures = "fake_disclosures", replay
+        }
+    }
+
+    /// Scaled replay: what the relayed codes caused and what revocation by reports withdrew.
+    public struct Replay: Encodable, Sendable, Equatable {
+        public var attacks: Int
+        public var relaysPerAttack: Int
+        /// Replay disclosures published before the run's end.
+        public var disclosed: Int
+        /// Phones with a full match of a replay disclosure.
+        public var phonesMatched: Int
+        /// Phones notified only by replay disclosures: the false alarms caused.
+        public var notifiedOnlyByReplay: Int
+        /// Of those, notifications withdrawn after the replay disclosures were revoked.
+        public var withdrawn: Int
+        /// Hours from such a notification to its withdrawal.
+        public var withdrawalDelayHours: LatencyHoursSummary
+        /// Phones with a replay match still notified at the end (by a disclosure not revoked), and
+        /// of those, phones whose every other match is Rx co-location (a case that heard relayed codes).
+        public var matchedStillNotified: Int
+        public var matchedStillNotifiedByRxOnly: Int
+        /// Replay disclosures revoked, and hours from each disclosure to its revocation list.
+        public var revoked: Int
+        public var disclosureToRevocationHours: LatencyHoursSummary
+
+        enum CodingKeys: String, CodingKey {
+            case attacks, relaysPerAttack = "relays_per_attack", disclosed, phonesMatched = "phones_matched"
+            case notifiedOnlyByReplay = "notified_only_by_replay", withdrawn, withdrawalDelayHours = "withdrawal_delay_hours"
+            case matchedStillNotified = "matched_still_notified", matchedStillNotifiedByRxOnly = "matched_still_notified_by_rx_only"
+            case revoked, disclosureToRevocationHours = "disclosure_to_revocation_hours"
+        }
+    }
+
+    /// Fake disclosures: what the mitigations stopped and what the published ones caused.
+    public struct FakeDisclosures: Encodable, Sendable, Equatable {
+        /// Phones that install P6 during the run to disclose once without a positive test.
+        public var attackers: Int
+        /// Attempts made before the run's end.
+        public var attempts: Int
+        public var byModifiedClients: Int
+        /// The genuine app refused: used for less than the minimum app age.
+        public var rejectedByAppAge: Int
+        /// Modified clients rejected by attestation.
+        public var rejectedByAttestation: Int
+        public var published: Int
+        /// Published fakes that held no epoch and no Rx record (the epoch-age rule left nothing to disclose).
+        public var publishedEmpty: Int
+        public var bytes: Int
+        /// Phones with a full match of a fake disclosure.
+        public var phonesMatched: Int
+        /// Phones notified only by fakes (every disclosure they fully matched was fake): the false alarms caused.
+        public var notifiedOnlyByFakes: Int
+        /// Of those, phones that were close contacts of a real case anyway.
+        public var notifiedOnlyByFakesExposed: Int
+
+        enum CodingKeys: String, CodingKey {
+            case attackers, attempts, byModifiedClients = "by_modified_clients", rejectedByAppAge = "rejected_by_app_age"
+            case rejectedByAttestation = "rejected_by_attestation", published, publishedEmpty = "published_empty", bytes
+            case phonesMatched = "phones_matched", notifiedOnlyByFakes = "notified_only_by_fakes"
+            case notifiedOnlyByFakesExposed = "notified_only_by_fakes_exposed"
         }
     }
 
@@ -118,11 +182,25 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var withdrawalDelayHours: LatencyHoursSummary
         public var notifiedAfterRevocation: Int
         public var precisionAfterRevocation: ProportionSummary
+        /// Revocation by users' reports, when `p6.revocation.report_share` > 0.
+        public var byReports: ByReports? = nil
+
+        /// Users report the disclosure that notified them; enough reports revoke it.
+        public struct ByReports: Encodable, Sendable, Equatable {
+            public var reports: Int
+            public var threshold: Int
+            public var revoked: Int
+            /// Revoked disclosures that were real cases' (too many matches for a real case: collateral).
+            public var revokedReal: Int
+
+            enum CodingKeys: String, CodingKey { case reports, threshold, revoked, revokedReal = "revoked_real" }
+        }
 
         enum CodingKeys: String, CodingKey {
             case revokedDisclosures = "revoked_disclosures", listBytes = "list_bytes", notificationsWithdrawn = "notifications_withdrawn"
             case withdrawnTrue = "withdrawn_true", withdrawnFalse = "withdrawn_false", withdrawalDelayHours = "withdrawal_delay_hours"
             case notifiedAfterRevocation = "notified_after_revocation", precisionAfterRevocation = "precision_after_revocation"
+            case byReports = "by_reports"
         }
     }
 

@@ -52,6 +52,34 @@ extension ScenarioSchema {
         .section("attacks", [
             .share("freeloader_share", \S.p6.attacks.freeloaderShare,
                    "Share of phones that receive but never transmit nor disclose (seed's threat list: receive-only apps)."),
+            .share("fake_disclosure_share", \S.p6.attacks.fakeDisclosureShare, """
+                Share of app phones whose user installs P6 at a uniform time of the run and discloses once without a positive test \
+                (seed's threat list: fake disclosures); before the install the phone neither sends nor hears P6 codes.
+                """),
+            .integer("fake_delay_mean_h", \S.p6.attacks.fakeDelayMeanSeconds, range: 0...720, scale: 3_600, unit: "hours",
+                     doc: "Mean time from the attacker's install to its fake disclosure (exponential; ENSim's choice)."),
+            .share("modified_client_share", \S.p6.attacks.modifiedClientShare, """
+                Share of fake disclosers using a modified client: it ignores the app's own rules (minimum app age and epoch age) \
+                and discloses at once, but attestation can reject it; the others use the genuine app.
+                """),
+            .integer("minimum_app_age_h", \S.p6.attacks.minimumAppAgeSeconds, range: 0...720, scale: 3_600, unit: "hours",
+                     doc: "The genuine app discloses only once it has been in use this long (seed: 24 h; 0: no limit)."),
+            .share("attestation_reject_share", \S.p6.attacks.attestationRejectShare, """
+                Share of modified clients' disclosures that app attestation rejects (seed: Approov tokens prove the genuine app); \
+                0: no attestation.
+                """),
+            .section("replay", [
+                .integer("attacks", \S.p6.attacks.replayAttacks, range: 0...1_000, unit: "attacks",
+                         doc: "Scaled replay attacks in the run (seed's threat list: codes synchronised across many devices); 0: none."),
+                .integer("relays", \S.p6.attacks.replayRelays, range: 1...100_000, unit: "devices", doc: """
+                    Relay devices per attack, each beside a random app phone: whoever meets that phone hears the attacker's codes.
+                    """),
+                .integer("days", \S.p6.attacks.replayDays, range: 1...14, unit: "days",
+                         doc: "Days of relaying (from a random midnight of the run) before the attacker discloses with the genuine app."),
+            ], doc: """
+                An attacker's codes re-advertised live by relay devices in other places, then disclosed: everyone near a relay \
+                matches. Each attack is drawn from its own stream (attacker, relay hosts, start day).
+                """),
         ], doc: "Misbehaving phones from the seed's threat list; each drawn once per phone from its own stream."),
         .section("revocation", [
             .share("share", \S.p6.revokedShare, """
@@ -59,6 +87,16 @@ extension ScenarioSchema {
                 """),
             .integer("delay_h", \S.p6.revocationDelaySeconds, range: 1...720, scale: 3_600, unit: "hours",
                      doc: "Time from a disclosure to its revocation; the list is published at the end of that file period."),
+            .share("report_share", \S.p6.reportShare, """
+                Share of notified users who report the disclosure that notified them (seed, "Scaled Replay": reports submitted by \
+                users that believe they have a match); 0: no reports.
+                """),
+            .integer("report_delay_h", \S.p6.reportDelayMeanSeconds, range: 0...720, scale: 3_600, unit: "hours",
+                     doc: "Mean time from a notification to its report (exponential; ENSim's choice)."),
+            .integer("report_threshold", \S.p6.reportThreshold, range: 1...1_000_000, unit: "reports", doc: """
+                A disclosure with this many reports is revoked (too many matches to be believable), on the list of the file period \
+                of the threshold's report.
+                """),
         ], doc: """
             A list of revoked disclosure IDs published beside the streams (seed, "Revocation": disclosures made in error or \
             maliciously, in an independent database); a phone reads it at each check and withdraws its notification once every \

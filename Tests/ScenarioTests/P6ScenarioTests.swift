@@ -29,6 +29,34 @@ import Testing
         #expect(p.minimumEpochAgeSeconds == 0 && p.disclosureFileSeconds == 900)
     }
 
+    /// Fake disclosures, scaled replay and revocation by reports bind to their settings (hours scaled to seconds).
+    @Test func attackKeysMap() throws {
+        let yaml = """
+        p6:
+          attacks:
+            fake_disclosure_share: 0.02
+            fake_delay_mean_h: 36
+            modified_client_share: 0.25
+            minimum_app_age_h: 48
+            attestation_reject_share: 0.9
+            replay:
+              attacks: 3
+              relays: 500
+              days: 2
+          revocation:
+            report_share: 0.3
+            report_delay_h: 6
+            report_threshold: 25
+        """
+        let p = SimulationConfig(scenario: try ScenarioLoader.parse(yaml: yaml, file: "x.yaml", defaultName: "x"), threads: 1).p6
+        let a = p.attacks
+        #expect(a.fakeDisclosureShare == 0.02 && a.fakeDelayMeanSeconds == 36 * 3_600 && a.modifiedClientShare == 0.25)
+        #expect(a.minimumAppAgeSeconds == 48 * 3_600 && a.attestationRejectShare == 0.9)
+        #expect(a.replayAttacks == 3 && a.replayRelays == 500 && a.replayDays == 2)
+        #expect(p.reportShare == 0.3 && p.reportDelayMeanSeconds == 6 * 3_600 && p.reportThreshold == 25 && p.revokedShare == 0)
+        #expect(problems("p6:\n  attacks:\n    replay:\n      relays: 0\n").first?.contains("p6.attacks.replay.relays: 0 is out of range") == true)
+    }
+
     @Test func badValuesGiveOneLineNamingFieldAndAllowed() {
         #expect(problems("p6:\n  transmit:\n    ios_share: 1.5\n")
                 == ["s.yaml:3:16: p6.transmit.ios_share: 1.5 is out of range; expected a number from 0 to 1 (share)"])
