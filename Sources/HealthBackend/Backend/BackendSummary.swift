@@ -72,10 +72,14 @@ public struct BackendSummary: Equatable, Sendable, Encodable {
     public var otp: OTPTypos?
     /// Immuni only, once an index exists.
     public var keysIndex: KeysIndex?
+    /// Only with `backend.upload_failure.share` > 0.
+    public var uploadFailures: UploadFailureSummary? = nil
+    /// CWA's teleTANs after the app lost its registration token; only with `backend.cwa_token_loss_share` > 0.
+    public var teleTANAfterTokenLoss: Int64? = nil
 
     package enum CodingKeys: String, CodingKey {
         case flavor, requestsTotal = "requests_total", requestsByEndpoint = "requests_by_endpoint", resultPolls = "result_polls"
         case authFailures = "auth_failures", uploadRejections = "upload_rejections", uploads, keys, packages, otp
-        case keysIndex = "keys_index"
+        case keysIndex = "keys_index", uploadFailures = "upload_failures", teleTANAfterTokenLoss = "teletan_after_token_loss"
     }
 }

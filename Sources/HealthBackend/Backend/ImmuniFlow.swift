@@ -113,6 +113,8 @@ package final class ImmuniFlow: KeySubmissionFlow {
 
     private func upload(_ c: FlowCase, now: SimTime) {
         guard let otp = state[c.index]?.otp else { return }
+        // A retry after a lost attempt finds the OTP expired unless it is quick: a new OTP from the operator.
+        if context.failures.attemptFails(c, .immuniUpload, now: now, context: context) { return }
         ledger.count(.immuniUpload, at: now)
         switch otpService.consume(bearer: ImmuniOTP.bearerToken(otp), at: now) {
         case .expired, .unknown: otpFailed(c, .otpExpired, now: now); return
@@ -123,6 +125,7 @@ package final class ImmuniFlow: KeySubmissionFlow {
         var keys = context.payloads.caseKeys(c, days: fullUploadDays(on: day), uploadDay: day)
         if rng.bernoulli(p: parameters.faultyUploadShare) { UploadPayloads.corrupt(&keys, rng: rng, now: now) }
         guard context.server.submitCase(keys, of: c, now: now) else { return }
+        context.failures.succeeded(c, now: now)
         if rng.bernoulli(p: parameters.credentialReuseShare) { context.schedule(.immuniRepeatUpload, c, at: now + 30) }
     }
 

@@ -47,7 +47,9 @@ extension KeySubmissionPipeline {
                             onCDNAtEnd: publisher.available.count, bytes: packages.reduce(0) { $0 + Int64($1.bytes) },
                             maxKeys: packages.lazy.map(\.keys.count).max() ?? 0),
             otp: immuni ? .init(caughtByCheckCharacter: ledger.otpTyposCaught, authorised: ledger.otpTyposUncaught) : nil,
-            keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil)
+            keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil,
+            uploadFailures: context.failures.summary(),
+            teleTANAfterTokenLoss: !immuni && parameters.cwaTokenLossShare > 0 ? ledger.tokenLossTeleTANs : nil)
     }
 
     /// Columns added to daily.csv and hourly.csv.
