@@ -86,6 +86,16 @@ extension ScenarioSchema {
             upload; they call the hotline for a teleTAN (CWA solution architecture). Counted in health.funnel.teletan and \
             backend.teletan_after_token_loss. Assumption; 0 (default): off.
             """),
+        .section("immuni_keys_from_onset", [
+            .boolean("enabled", \S.backend.immuniKeysFromOnset, doc: """
+                Immuni: the ingestion service keeps only the keys of days from `days_before_symptoms` before symptoms_started_on \
+                (the onset the operator enters with the OTP; the swab day without symptoms) and gives them the highest \
+                transmission risk level, 8 (immuni-backend-exposure-ingestion, extract_keys_with_risk_level_from_upload). \
+                Off (default): every accepted key is published, as before.
+                """),
+            .integer("days_before_symptoms", \S.backend.immuniDaysBeforeSymptoms, range: 0...14, unit: "days",
+                     doc: "Immuni DAYS_BEFORE_SYMPTOMS_TO_CONSIDER_KEY_AT_RISK (2)."),
+        ], doc: "Immuni: keys published from symptoms_started_on (summary backend.keys.dropped_before_onset counts the rest)."),
         .integer("otp_validity_seconds", \S.backend.otpValiditySeconds, range: 1...86_400, unit: "seconds",
                  doc: "Immuni: OTP validity after authorisation (OTP_EXPIRATION_SECONDS)."),
         .share("otp_typo_share", \S.backend.otpTypoShare, "Immuni: share of OTPs the health operator mistypes."),

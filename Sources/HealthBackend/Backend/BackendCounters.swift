@@ -92,6 +92,8 @@ package final class BackendLedger {
     package var rejections = [Int64](repeating: 0, count: RejectionReason.allCases.count)
     package var authFailures = [Int64](repeating: 0, count: AuthFailure.allCases.count)
     package var keysDroppedCurrentDay: Int64 = 0
+    /// Immuni: keys older than two days before symptoms_started_on, dropped by the ingestion service.
+    package var keysDroppedBeforeOnset: Int64 = 0
     package var paddingKeys: Int64 = 0
     /// Keys from other countries' backends (EFGS) handed to the publisher.
     package var federationKeys: Int64 = 0

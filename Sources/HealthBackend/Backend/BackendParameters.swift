@@ -58,6 +58,14 @@ public struct BackendParameters: Sendable, Equatable {
     /// Attempts with a fresh OTP before the user gives up.
     public var otpMaxAttempts: Int = 3
 
+    /// Immuni: the ingestion service keeps only the keys of days from `immuniDaysBeforeSymptoms`
+    /// before `symptoms_started_on` and gives them the highest transmission risk level
+    /// (immuni-backend-exposure-ingestion `extract_keys_with_risk_level_from_upload`); off by
+    /// default (every accepted key is published, as before).
+    public var immuniKeysFromOnset: Bool = false
+    /// Immuni `DAYS_BEFORE_SYMPTOMS_TO_CONSIDER_KEY_AT_RISK` (2).
+    public var immuniDaysBeforeSymptoms: Int = 2
+
     // Dummy traffic from healthy phones (Immuni-Dummy-Data, CWA fake requests).
     /// Dummy upload sessions per app phone per day.
     public var dummyUploadsPerPhoneDay: Double = 0.1

@@ -19,10 +19,14 @@ public struct BackendSummary: Equatable, Sendable, Encodable {
         public var pendingAtEnd: Int
         /// Keys from other countries' backends (EFGS); nil (absent) unless `backend.efgs.keys_per_day` > 0.
         public var efgs: Int64? = nil
+        /// Immuni: keys from before the risk window of symptoms_started_on; nil (absent) unless
+        /// `backend.immuni_keys_from_onset.enabled`.
+        public var droppedBeforeOnset: Int64? = nil
 
         package enum CodingKeys: String, CodingKey {
             case received, rejected, published, padding, droppedCurrentDay = "dropped_current_day"
             case expiredUnpublished = "expired_unpublished", pendingAtEnd = "pending_at_end", efgs
+            case droppedBeforeOnset = "dropped_before_onset"
         }
     }
 
