@@ -108,3 +108,21 @@ import Testing
         #expect(Self.uploaders(some) == Self.uploaders(base))
     }
 }
+
+/// With the epidemic on, the hotline's teleTANs after a lost token are in load_daily.csv.
+@Suite struct TokenLossLoadTests {
+    @Test func teleTANsAfterTokenLossReachTheLoadTable() throws {
+        var c = EpidemicRunTests.config(days: 10)
+        c.backend.cwaTokenLossShare = 0.5
+        let results = try Simulation(config: c).run()
+        let lost = try #require(results.summary.backend.teleTANAfterTokenLoss)
+        let load = try EpidemicLoadTests.table(results, "load_daily.csv")
+        let calls = EpidemicLoadTests.integers(load, "hotline_calls_teletan").reduce(0, +)
+        #expect(lost > 0)
+        #expect(calls == results.summary.health.funnel.teleTAN)
+        c.backend.cwaTokenLossShare = 0
+        let base = try Simulation(config: c).run()
+        let before = EpidemicLoadTests.integers(try EpidemicLoadTests.table(base, "load_daily.csv"), "hotline_calls_teletan").reduce(0, +)
+        #expect(calls > before)
+    }
+}
