@@ -131,7 +131,8 @@ extension ExposureDetection {
             falsePositivesPer1000Notified: ProportionSummary(fp, of: notified.count, scale: 1000),
             falseNegativeRate: ProportionSummary(fn, of: eligiblePhones.count),
             latencyHours: LatencyHoursSummary(sorted: sortedLatency), indexCasesWithNotifications: perCase.count,
-            keyFileRateLimit: keyFiles.summary, schedule: scheduled.summary)
+            keyFileRateLimit: keyFiles.summary, schedule: scheduled.summary,
+            clockSkew: clockOffsets.isEmpty ? nil : ClockSkewSummary(offsets: clockOffsets, outside: outsideDriftTolerance))
         return DetectionReport(summary: summary, tables: [
             NamedTable("notifications_daily.csv", dailyTable(exposed: truth.exposed)),
             NamedTable("notifications_per_case.csv", perCaseTable(perCase, testedAt: testedAt)),

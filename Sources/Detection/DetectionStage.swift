@@ -19,6 +19,7 @@ package final class DetectionStage: Stage {
         self.distribution = distribution
         detection = ExposureDetection(parameters: parameters, start: run.start, appPhoneOwners: world.fleet.owners,
                                       threads: run.threads, appPhoneIsIOS: world.phoneIsIOS)
+        detection.clockOffsets = world.fleet.clockOffsets
         // A detection schedule runs detection at checks that fetched nothing new too.
         if parameters.schedule.isActive { distribution.model.recordsCheckSessions = true }
         // Immuni uploads carry the uploader's own detection summaries.

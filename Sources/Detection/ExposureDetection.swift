@@ -47,6 +47,10 @@ public final class ExposureDetection {
     public private(set) var encountersChecked: Int64 = 0
     public private(set) var identifiersDerived: Int64 = 0
     public private(set) var matchedEncounters: Int64 = 0
+    /// Each app phone's clock offset in seconds (`radio.clock_skew`); empty: exact clocks.
+    package var clockOffsets: [Int32] = []
+    /// RPIs of fetched keys heard outside their key's validity ± GAEN's drift tolerance.
+    package private(set) var outsideDriftTolerance: Int64 = 0
     /// Files waiting for the OS's daily quota (`parameters.keyFileRateLimit`).
     package private(set) var keyFiles: KeyFileQueue
     /// Files waiting for the phone's next scheduled detection (`parameters.schedule`).
@@ -112,8 +116,9 @@ public final class ExposureDetection {
         let index = try DiagnosisKeyIndex(packages: fetched, threads: threads)
         identifiersDerived += Int64(index.identifierCount)
         let result = Matcher.match(index: index, store: encounters, phones: owners.count, start: start,
-                                   downloads: { sorted[rows[$0]..<rows[$0 + 1]] }, threads: threads)
+                                   downloads: { sorted[rows[$0]..<rows[$0 + 1]] }, threads: threads, clockOffsets: clockOffsets)
         encountersChecked += Int64(result.encountersChecked)
+        outsideDriftTolerance += Int64(result.outsideDriftTolerance)
         absorb(result.matches, index: index)
     }
 

@@ -33,21 +33,26 @@ public enum Matcher {
     public struct Result: Sendable {
         public var matches: [EncounterMatch]
         public var encountersChecked: Int
+        /// RPIs of a fetched key heard after their key's validity ± the drift tolerance (by the
+        /// receiver's clock), which GAEN does not match.
+        public var outsideDriftTolerance: Int = 0
     }
 
     /// - Parameters:
     ///   - downloads: per phone, its downloads of this detection run sorted by time (empty: skip the phone).
     ///   - start: UTC midnight of simulation day 0.
+    ///   - clockOffsets: each phone's clock offset in seconds, by which it timestamps what it hears (empty: exact clocks).
     public static func match(index: DiagnosisKeyIndex, store: EncounterStore, phones: Int, start: SimTime,
-                             downloads: @Sendable (Int) -> ArraySlice<PackageDownload>, threads: Int) -> Result {
+                             downloads: @Sendable (Int) -> ArraySlice<PackageDownload>, threads: Int, clockOffsets: [Int32] = []) -> Result {
         let layout = ShardLayout(count: phones, threads: threads, shardsPerThread: 16)
         let shards = ShardResults<Result>(count: layout.shards)
         layout.forEach(threads: threads) { range in
             var found: [EncounterMatch] = []
-            var checked = 0
+            var checked = 0, outside = 0
             for phone in range {
                 let got = downloads(phone)
                 if got.isEmpty { continue }
+                let offset = clockOffsets.isEmpty ? 0 : Int64(clockOffsets[phone])
                 for day in store.days {
                     let midnight = start + Int64(day.dayIndex) * SimDuration.day
                     let encounters = day.encounters(of: phone)
@@ -62,10 +67,13 @@ public enum Matcher {
                         // encounter (the earliest such download is the detection).
                         guard let first = got.first(where: { d in d.at > heardAt && packages.contains(d.package) }) else { continue }
                         let tek = index.keys[hit.key].key.temporaryExposureKey
-                        let heardInterval = heardAt / ENIntervalNumber.secondsPerInterval
+                        let heardInterval = (heardAt + offset) / ENIntervalNumber.secondsPerInterval
                         let validFrom = Int64(tek.rollingStartIntervalNumber.rawValue) - clockDriftIntervals
                         let validTo = Int64(tek.rollingStartIntervalNumber.rawValue) + Int64(tek.rollingPeriod) + clockDriftIntervals
-                        guard heardInterval >= validFrom, heardInterval < validTo else { continue }
+                        guard heardInterval >= validFrom, heardInterval < validTo else {
+                            outside += 1
+                            continue
+                        }
                         let metadata = index.metadataKeys[hit.key].decrypt(AssociatedEncryptedMetadata(rawValue: day.metadata[e]),
                                                                             identifier: day.identifiers[e])
                         found.append(EncounterMatch(
@@ -75,9 +83,10 @@ public enum Matcher {
                     }
                 }
             }
-            shards.set(layout.shard(of: range), Result(matches: found, encountersChecked: checked))
+            shards.set(layout.shard(of: range), Result(matches: found, encountersChecked: checked, outsideDriftTolerance: outside))
         }
         let all = shards.all
-        return Result(matches: all.flatMap(\.matches), encountersChecked: all.reduce(0) { $0 + $1.encountersChecked })
+        return Result(matches: all.flatMap(\.matches), encountersChecked: all.reduce(0) { $0 + $1.encountersChecked },
+                      outsideDriftTolerance: all.reduce(0) { $0 + $1.outsideDriftTolerance })
     }
 }

@@ -66,6 +66,36 @@ extension ScenarioSchema {
                 doc: "Standard deviation of that delay."),
         .integer("poll_interval_minutes", \S.backend.pollIntervalMinutes, range: 1...1440, unit: "minutes",
                  doc: "CWA: the app polls the test result this often (polling, not push)."),
+        .section("upload_failure", [
+            .share("share", \S.backend.uploadFailureShare, """
+                Share of a case's upload attempts lost in the network (the request never reaches the server; the apps ask the user \
+                to try again, with no store and forward: cwa-app-android#2182). Assumption; 0 (default): off, outputs as before.
+                """),
+            .number("retry_delay_minutes_mean", \S.backend.uploadRetryDelayMinutes.mean, range: 0...10_080, unit: "minutes",
+                    doc: "Mean delay from a failed attempt to the user's next one (gamma; assumption)."),
+            .number("retry_delay_minutes_sd", \S.backend.uploadRetryDelayMinutes.sd, range: 0...10_080, unit: "minutes",
+                    doc: "Standard deviation of that delay."),
+            .integer("max_attempts", \S.backend.uploadMaxAttempts, range: 1...20, unit: "attempts", doc: """
+                Upload attempts, the first included, before the user gives up (counted as health.funnel.lost_upload_failed). \
+                CWA keeps the TAN of a failed attempt for the next (cwa-app-android SubmissionService, June 2020); Immuni's OTP \
+                expires 150 s after authorisation, so a later retry needs a new OTP from the operator.
+                """),
+        ], doc: "A case's first key upload lost in the network and tried again (summary backend.upload_failures counts them)."),
+        .share("cwa_token_loss_share", \S.backend.cwaTokenLossShare, """
+            CWA: share of uploading users whose app lost its registration token (reinstalled, reset, new phone) before the \
+            upload; they call the hotline for a teleTAN (CWA solution architecture). Counted in health.funnel.teletan and \
+            backend.teletan_after_token_loss. Assumption; 0 (default): off.
+            """),
+        .section("immuni_keys_from_onset", [
+            .boolean("enabled", \S.backend.immuniKeysFromOnset, doc: """
+                Immuni: the ingestion service keeps only the keys of days from `days_before_symptoms` before symptoms_started_on \
+                (the onset the operator enters with the OTP; the swab day without symptoms) and gives them the highest \
+                transmission risk level, 8 (immuni-backend-exposure-ingestion, extract_keys_with_risk_level_from_upload). \
+                Off (default): every accepted key is published, as before.
+                """),
+            .integer("days_before_symptoms", \S.backend.immuniDaysBeforeSymptoms, range: 0...14, unit: "days",
+                     doc: "Immuni DAYS_BEFORE_SYMPTOMS_TO_CONSIDER_KEY_AT_RISK (2)."),
+        ], doc: "Immuni: keys published from symptoms_started_on (summary backend.keys.dropped_before_onset counts the rest)."),
         .integer("otp_validity_seconds", \S.backend.otpValiditySeconds, range: 1...86_400, unit: "seconds",
                  doc: "Immuni: OTP validity after authorisation (OTP_EXPIRATION_SECONDS)."),
         .share("otp_typo_share", \S.backend.otpTypoShare, "Immuni: share of OTPs the health operator mistypes."),

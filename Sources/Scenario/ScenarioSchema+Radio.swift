@@ -28,6 +28,17 @@ extension ScenarioSchema {
                  doc: "Shortest time between RPI (and Bluetooth address) changes; GAEN rotates every ~10–20 minutes."),
         .integer("rpi_rotation_max_minutes", \S.radio.rpiRotationMaxMinutes, range: 10...20, unit: "minutes",
                  doc: "Longest time between RPI changes; each rotation draws uniformly in [min, max]."),
+        .section("clock_skew", [
+            .number("sd_minutes", \S.radio.clockSkewSDMinutes, range: 0...1440, unit: "minutes", doc: """
+                Standard deviation of each app phone's clock offset (normal, drawn once per phone from its own stream); the \
+                phone numbers its RPIs and rolls its keys by its own clock and timestamps what it hears by it. 0 (default): \
+                exact clocks, outputs as before. Assumption: no measured distribution of phone clock errors is used.
+                """),
+            .number("max_minutes", \S.radio.clockSkewMaxMinutes, range: 0...1440, unit: "minutes", doc: """
+                Offsets are clipped to ± this; 120 is the tolerance GAEN allows a clock (an RPI matches up to 12 intervals, \
+                2 h, outside its key's validity: tkMatchingClockDriftRollingPeriods).
+                """),
+        ], doc: "Per-phone clock offsets (summary detection.clock_skew counts RPIs outside GAEN's drift tolerance)."),
         .number("advert_interval_min_ms", \S.radio.advertIntervalMinMs, range: 20...10_000, unit: "ms",
                 doc: "Shortest advertising interval (GAEN: ~250 ms)."),
         .number("advert_interval_max_ms", \S.radio.advertIntervalMaxMs, range: 20...10_000, unit: "ms",

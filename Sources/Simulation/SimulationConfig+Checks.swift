@@ -32,6 +32,11 @@ extension SimulationConfig {
         for (key, weights) in distributions where weights.isEmpty || !weights.allSatisfy({ $0.isFinite && $0 >= 0 }) || !weights.contains(where: { $0 > 0 }) {
             throw ConfigurationError(description: "\(key) must be finite non-negative weights, not all zero")
         }
+        let b = backend
+        guard (0...1).contains(b.uploadFailureShare), (0...1).contains(b.cwaTokenLossShare), b.uploadMaxAttempts >= 1,
+              b.uploadRetryDelayMinutes.mean.isFinite, b.uploadRetryDelayMinutes.mean >= 0, b.uploadRetryDelayMinutes.sd >= 0 else {
+            throw ConfigurationError(description: "backend.upload_failure: shares must be 0…1, max_attempts at least 1, delays non-negative")
+        }
             if epidemic.enabled { try checkEpidemic() }
     }
 

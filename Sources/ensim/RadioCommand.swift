@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Detection
+import Scenario
 import Simulation
 import World
 
@@ -61,13 +62,20 @@ struct RadioCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "Simulated contacts per measured pair.")
         var replicates = 200
 
-        @Option(parsing: .unconditional, help: "Seed of the simulated contacts.")
-        var seed: UInt64 = 1
+        @Option(parsing: .unconditional, help: "Seed of the simulated contacts (with --scenario: the scenario's seed).")
+        var seed: UInt64?
+
+        @Option(parsing: .unconditional, help: """
+            A scenario file whose radio block and seed the simulated contacts use, e.g. Scenarios/studies/dublin-tram.yaml \
+            (default: the default radio, seed 1).
+            """)
+        var scenario: String?
 
         @Option(parsing: .unconditional, help: "A pair at most this far apart is a close contact (m).")
         var closeMetres = 2.0
 
         func validate() throws {
+            guard seed == nil || scenario == nil else { throw ValidationError("--seed and --scenario exclude each other: the scenario sets the seed") }
             guard (1...100_000).contains(replicates) else { throw ValidationError("--replicates must be from 1 to 100000") }
             guard closeMetres > 0, closeMetres.isFinite else { throw ValidationError("--close-metres must be a distance > 0") }
         }
@@ -76,8 +84,18 @@ struct RadioCommand: ParsableCommand {
             var study = TramStudy(measurements: try tram.measurements())
             let (data, json) = (tram.data, tram.json)
             study.closeMetres = closeMetres
+            var (radio, seed) = (RadioParameters.default, self.seed ?? 1)
+            if let scenario {
+                let loaded: LoadedScenario
+                do { loaded = try ScenarioLoader.load(file: scenario) } catch {
+                    Console.error(error.description)
+                    throw ExitCode(2)
+                }
+                let config = SimulationConfig(scenario: loaded.resolved, threads: 1)
+                (radio, seed) = (config.radio, config.seed)
+            }
             let rules: [DetectionPreset] = [.swisscovid, .cwaV1, .immuni]
-            let outcomes = study.run(rules: rules.map { ($0.rawValue, $0.model) }, replicates: replicates, radio: .default, seed: seed)
+            let outcomes = study.run(rules: rules.map { ($0.rawValue, $0.model) }, replicates: replicates, radio: radio, seed: seed)
             if json {
                 let objects: [[String: Any]] = outcomes.map { o in
                     let tp = o.truePositiveRate, fp = o.falsePositiveRate
@@ -86,8 +104,9 @@ struct RadioCommand: ParsableCommand {
                             "true_positive_rate": tp.estimate, "true_positive_ci": [tp.interval.lower, tp.interval.upper],
                             "false_positive_rate": fp.estimate, "false_positive_ci": [fp.interval.lower, fp.interval.upper]]
                 }
-                let report: [String: Any] = ["data": data, "replicates": replicates, "seed": seed, "close_metres": closeMetres,
+                var report: [String: Any] = ["data": data, "replicates": replicates, "seed": seed, "close_metres": closeMetres,
                                              "minutes": study.minutes, "outcomes": objects]
+                if let scenario { report["scenario"] = scenario }
                 print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
                 return
             }

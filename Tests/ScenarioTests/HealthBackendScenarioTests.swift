@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import HealthBackend
 @testable import Scenario
 import Simulation
 import Testing
@@ -17,6 +18,25 @@ import Testing
                                                                           file: "x.yaml", defaultName: "x"), threads: 1)
         #expect(immuni.backend.flavor == .immuni && immuni.backend.effectiveMaxKeysPerUpload == 30)
         #expect(immuni.backend.effectiveMaxKeysPerPackage == 10_000 && immuni.backend.keepExports)
+    }
+
+    @Test func uploadFailureKeysBindAndAreOffByDefault() throws {
+        let off = SimulationConfig(scenario: try ScenarioLoader.parse(yaml: "", file: "x.yaml", defaultName: "x"), threads: 1)
+        #expect(off.backend.uploadFailureShare == 0 && off.backend.cwaTokenLossShare == 0)
+        let yaml = """
+            backend:
+              upload_failure:
+                share: 0.1
+                retry_delay_minutes_mean: 30
+                retry_delay_minutes_sd: 5
+                max_attempts: 4
+              cwa_token_loss_share: 0.02
+
+            """
+        let c = SimulationConfig(scenario: try ScenarioLoader.parse(yaml: yaml, file: "x.yaml", defaultName: "x"), threads: 1)
+        #expect(c.backend.uploadFailureShare == 0.1 && c.backend.uploadMaxAttempts == 4 && c.backend.cwaTokenLossShare == 0.02)
+        #expect(c.backend.uploadRetryDelayMinutes == Delay(mean: 30, sd: 5))
+        #expect(problems("backend:\n  upload_failure:\n    max_attempts: 0\n").first?.contains("backend.upload_failure.max_attempts") == true)
     }
 
     @Test func badValuesGiveOneLineErrors() {

@@ -13,6 +13,35 @@ import Testing
         #expect(rows.allSatisfy { $0["p10_db"]! <= $0["p50_db"]! && $0["p50_db"]! <= $0["p90_db"]! })
     }
 
+    /// The tram study runs from its scenario file: the file's seed and radio block are the
+    /// simulated contacts' (the shipped file states the defaults, so it gives the default study).
+    @Test func tramStudyRunsFromItsScenarioFile() throws {
+        func outcomes(_ arguments: [String]) throws -> (report: [String: Any], outcomes: [[String: Any]]) {
+            let r = try EnsimProcess.run(["radio", "tram", "--replicates", "10", "--json"] + arguments)
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+            return (report, report["outcomes"] as! [[String: Any]])
+        }
+        let study = try outcomes(["--scenario", "Scenarios/studies/dublin-tram.yaml"])
+        let plain = try outcomes([])
+        #expect(study.report["scenario"] as? String == "Scenarios/studies/dublin-tram.yaml")
+        #expect(NSArray(array: study.outcomes).isEqual(to: plain.outcomes))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-tram-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let louder = dir.appendingPathComponent("tram.yaml")
+        try "seed: 1\nradio:\n  environment_loss_db:\n    transport: -10\n".write(to: louder, atomically: true, encoding: .utf8)
+        let changed = try outcomes(["--scenario", louder.path])
+        let ensim = { (o: [[String: Any]]) in o.filter { $0["source"] as? String == "ensim" }.map { $0["close_notified"] as! Int } }
+        #expect(ensim(changed.outcomes) != ensim(plain.outcomes))
+        let bad = dir.appendingPathComponent("bad.yaml")
+        try "radio:\n  environment_loss_db:\n    transport: 99\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try EnsimProcess.run(["radio", "tram", "--scenario", bad.path])
+        #expect(refused.status == 2 && refused.stderr.contains("radio.environment_loss_db.transport"))
+        let both = try EnsimProcess.run(["radio", "tram", "--scenario", bad.path, "--seed", "3"])
+        #expect(both.status != 0 && both.stderr.contains("--seed and --scenario"))
+    }
+
     @Test func unknownLayerIsRejected() throws {
         let r = try EnsimProcess.run(["radio", "calibrate", "--layer", "bus"])
         #expect(r.status != 0)

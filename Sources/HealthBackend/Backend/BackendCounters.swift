@@ -50,6 +50,8 @@ public struct Funnel: Sendable, Equatable {
     public var lostOTPGaveUp = 0
     public var lostRejected = 0
     public var teleTAN = 0
+    /// Gave up after the last failed upload attempt; nil (absent) unless `backend.upload_failure.share` > 0.
+    public var lostUploadFailed: Int? = nil
 }
 
 /// One hourly.csv row of the backend.
@@ -90,12 +92,16 @@ package final class BackendLedger {
     package var rejections = [Int64](repeating: 0, count: RejectionReason.allCases.count)
     package var authFailures = [Int64](repeating: 0, count: AuthFailure.allCases.count)
     package var keysDroppedCurrentDay: Int64 = 0
+    /// Immuni: keys older than two days before symptoms_started_on, dropped by the ingestion service.
+    package var keysDroppedBeforeOnset: Int64 = 0
     package var paddingKeys: Int64 = 0
     /// Keys from other countries' backends (EFGS) handed to the publisher.
     package var federationKeys: Int64 = 0
     package var otpTyposCaught: Int64 = 0
     package var otpTyposUncaught: Int64 = 0
     package var polls: Int64 = 0
+    /// CWA: teleTANs asked for at the hotline because the app lost its registration token.
+    package var tokenLossTeleTANs: Int64 = 0
     package var hourly: [BackendHour]
 
     package init(start: SimTime, days: Int) {

@@ -30,6 +30,22 @@ public struct BackendParameters: Sendable, Equatable {
     /// The app polls the verification server for the test result this often (polling, not push).
     public var pollIntervalMinutes: Int = 120
 
+    // Upload failures and retries (issue 19); off by default.
+    /// Share of a case's upload attempts lost in the network: the request never reaches the
+    /// server (the apps show "connection could not be established, try again"; no store and
+    /// forward, cwa-app-android#2182). Assumption; 0 = off.
+    public var uploadFailureShare: Double = 0
+    /// A failed upload → the user tries again, minutes (gamma). Assumption.
+    public var uploadRetryDelayMinutes = Delay(mean: 15, sd: 15)
+    /// Upload attempts (the first included) before the user gives up.
+    public var uploadMaxAttempts: Int = 3
+    /// CWA: share of uploading users whose app lost its registration token before the upload
+    /// (reinstalled, reset or new phone): they call the hotline for a teleTAN (CWA solution
+    /// architecture: "If a user deletes and re-installs the app, the stored registration token is
+    /// lost … the fallback to the health authority workflow (through a hotline) needs to be used").
+    /// Assumption; 0 = off.
+    public var cwaTokenLossShare: Double = 0
+
     // Immuni verification.
     /// OTP validity after authorisation (immuni-backend-otp `OTP_EXPIRATION_SECONDS`).
     public var otpValiditySeconds: Int64 = 150
@@ -41,6 +57,14 @@ public struct BackendParameters: Sendable, Equatable {
     public var otpUploadDelaySeconds = Delay(mean: 20, sd: 10)
     /// Attempts with a fresh OTP before the user gives up.
     public var otpMaxAttempts: Int = 3
+
+    /// Immuni: the ingestion service keeps only the keys of days from `immuniDaysBeforeSymptoms`
+    /// before `symptoms_started_on` and gives them the highest transmission risk level
+    /// (immuni-backend-exposure-ingestion `extract_keys_with_risk_level_from_upload`); off by
+    /// default (every accepted key is published, as before).
+    public var immuniKeysFromOnset: Bool = false
+    /// Immuni `DAYS_BEFORE_SYMPTOMS_TO_CONSIDER_KEY_AT_RISK` (2).
+    public var immuniDaysBeforeSymptoms: Int = 2
 
     // Dummy traffic from healthy phones (Immuni-Dummy-Data, CWA fake requests).
     /// Dummy upload sessions per app phone per day.

@@ -19,10 +19,14 @@ public struct BackendSummary: Equatable, Sendable, Encodable {
         public var pendingAtEnd: Int
         /// Keys from other countries' backends (EFGS); nil (absent) unless `backend.efgs.keys_per_day` > 0.
         public var efgs: Int64? = nil
+        /// Immuni: keys from before the risk window of symptoms_started_on; nil (absent) unless
+        /// `backend.immuni_keys_from_onset.enabled`.
+        public var droppedBeforeOnset: Int64? = nil
 
         package enum CodingKeys: String, CodingKey {
             case received, rejected, published, padding, droppedCurrentDay = "dropped_current_day"
             case expiredUnpublished = "expired_unpublished", pendingAtEnd = "pending_at_end", efgs
+            case droppedBeforeOnset = "dropped_before_onset"
         }
     }
 
@@ -72,10 +76,14 @@ public struct BackendSummary: Equatable, Sendable, Encodable {
     public var otp: OTPTypos?
     /// Immuni only, once an index exists.
     public var keysIndex: KeysIndex?
+    /// Only with `backend.upload_failure.share` > 0.
+    public var uploadFailures: UploadFailureSummary? = nil
+    /// CWA's teleTANs after the app lost its registration token; only with `backend.cwa_token_loss_share` > 0.
+    public var teleTANAfterTokenLoss: Int64? = nil
 
     package enum CodingKeys: String, CodingKey {
         case flavor, requestsTotal = "requests_total", requestsByEndpoint = "requests_by_endpoint", resultPolls = "result_polls"
         case authFailures = "auth_failures", uploadRejections = "upload_rejections", uploads, keys, packages, otp
-        case keysIndex = "keys_index"
+        case keysIndex = "keys_index", uploadFailures = "upload_failures", teleTANAfterTokenLoss = "teletan_after_token_loss"
     }
 }

@@ -9,6 +9,9 @@ package final class CWAFlow: KeySubmissionFlow {
     private struct CaseState {
         package var registrationToken: UInt64? = nil
         package var tan: UInt64? = nil
+        /// Whether the app losing its registration token has been drawn, and whether it did.
+        package var tokenLossDrawn = false
+        package var tokenLost = false
     }
 
     private let context: FlowContext
@@ -88,6 +91,11 @@ package final class CWAFlow: KeySubmissionFlow {
         let teleTAN = verification.issueTeleTAN()
         ledger.count(.cwaRegistrationToken, at: now)
         state[c.index, default: CaseState()].registrationToken = verification.register(teleTAN: teleTAN, at: now)
+        if state[c.index]!.tokenLost {
+            // The user had agreed before the app lost its token: it asks for a TAN at once.
+            context.schedule(.cwaUpload, c, at: now + 60 + Int64(context.stream(c, .cwaTeleTAN, salt: 1).uniformInt(600)))
+            return
+        }
         ledger.funnel.resultInApp += 1
         let rng = context.stream(c, .cwaTeleTAN)
         guard context.consents(rng) else { return }
@@ -95,23 +103,49 @@ package final class CWAFlow: KeySubmissionFlow {
     }
 
     private func upload(_ c: FlowCase, now: SimTime) {
+        if losesToken(c, now: now) { return }
         guard let token = state[c.index]?.registrationToken else { return }
-        ledger.count(.cwaTAN, at: now)
-        guard let tan = verification.issueTAN(token: token, at: now) else { return }
-        state[c.index, default: CaseState()].tan = tan
-        ledger.funnel.verified += 1
+        // A TAN from a failed attempt is kept and used again (the app stores it until the
+        // submission succeeds: cwa-app-android SubmissionService, June 2020).
+        let tan: UInt64
+        if let kept = state[c.index]?.tan {
+            tan = kept
+        } else {
+            ledger.count(.cwaTAN, at: now)
+            guard let issued = verification.issueTAN(token: token, at: now) else { return }
+            state[c.index, default: CaseState()].tan = issued
+            ledger.funnel.verified += 1
+            tan = issued
+        }
         let rng = context.stream(c, .cwaUpload)
         let day = SimClock.dayNumber(now)
         let n = Int64(min(13, parameters.effectiveMaxKeysPerUpload))
         var keys = context.payloads.caseKeys(c, days: (day - n)...(day - 1), uploadDay: day)
         if rng.bernoulli(p: parameters.faultyUploadShare) { UploadPayloads.corrupt(&keys, rng: rng, now: now) }
+        if context.failures.attemptFails(c, .cwaUpload, now: now, context: context) { return }
         ledger.count(.cwaSubmission, at: now)
         ledger.count(.cwaTANVerify, at: now)
         _ = verification.verify(tan: tan)
         guard context.server.submitCase(keys, of: c, now: now) else { return }
+        context.failures.succeeded(c, now: now)
         if rng.bernoulli(p: parameters.credentialReuseShare) { context.schedule(.cwaRepeatUpload, c, at: now + 30) }
         let nextMidnight = SimClock.startOfDay(now) + SimDuration.day
         context.schedule(.cwaSecondUpload, c, at: nextMidnight + context.hours(rng.exponential(mean: 2)))
+    }
+
+    /// Before its first upload the app may have lost its registration token (reinstalled, reset):
+    /// the user calls the hotline for a teleTAN, counted as a teleTAN in the funnel.
+    private func losesToken(_ c: FlowCase, now: SimTime) -> Bool {
+        guard parameters.cwaTokenLossShare > 0, state[c.index]?.tokenLossDrawn != true else { return false }
+        state[c.index, default: CaseState()].tokenLossDrawn = true
+        let rng = context.stream(c, .cwaUpload, salt: 1)
+        guard rng.bernoulli(p: parameters.cwaTokenLossShare) else { return false }
+        state[c.index]!.registrationToken = nil
+        state[c.index]!.tokenLost = true
+        ledger.funnel.teleTAN += 1
+        ledger.tokenLossTeleTANs += 1
+        context.schedule(.cwaTeleTAN, c, at: now + context.hours(parameters.hotlineDelayHours.draw(rng)))
+        return true
     }
 
     private func repeatUpload(_ c: FlowCase, now: SimTime) {

@@ -26,7 +26,7 @@ extension Funnel: Encodable {
     package enum CodingKeys: String, CodingKey {
         case appUsers = "app_users", resultInApp = "result_in_app", teleTAN = "teletan", consented, verified, uploaded, published
         case lostNoConsent = "lost_no_consent", lostVerificationDropout = "lost_verification_dropout"
-        case lostOTPGaveUp = "lost_otp_gave_up", lostRejected = "lost_upload_rejected"
+        case lostOTPGaveUp = "lost_otp_gave_up", lostRejected = "lost_upload_rejected", lostUploadFailed = "lost_upload_failed"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -42,5 +42,6 @@ extension Funnel: Encodable {
         try c.encode(lostVerificationDropout, forKey: .lostVerificationDropout)
         try c.encode(lostOTPGaveUp, forKey: .lostOTPGaveUp)
         try c.encode(lostRejected, forKey: .lostRejected)
+        try c.encodeIfPresent(lostUploadFailed, forKey: .lostUploadFailed)
     }
 }

@@ -79,8 +79,16 @@ package final class ImmuniFlow: KeySubmissionFlow {
         state[c.index, default: CaseState()].otp = otp
         state[c.index, default: CaseState()].authorisedWrongOTP = typed != otp
         ledger.count(.immuniAuthoriseOTP, at: now)
-        otpService.authorise(otp: typed, symptomsStartedOn: c.positive.symptomOnset.map(SimClock.dayNumber), at: now)
+        otpService.authorise(otp: typed, symptomsStartedOn: Self.symptomsStartedOn(c.positive), at: now)
         context.schedule(.immuniCheckOTP, c, at: now + max(1, Int64(parameters.otpCheckDelaySeconds.draw(rng))))
+    }
+
+    /// What the health operator enters: the day of symptom onset, or the day of the swab for a case
+    /// without symptoms, never after the swab (the ingestion service's rule since
+    /// immuni-backend-exposure-ingestion#52, February 2021).
+    static func symptomsStartedOn(_ p: PositiveCase) -> Int64 {
+        let swab = SimClock.dayNumber(p.testedAt)
+        return min(p.symptomOnset.map(SimClock.dayNumber) ?? swab, swab)
     }
 
     private func checkOTP(_ c: FlowCase, now: SimTime) {
@@ -113,6 +121,9 @@ package final class ImmuniFlow: KeySubmissionFlow {
 
     private func upload(_ c: FlowCase, now: SimTime) {
         guard let otp = state[c.index]?.otp else { return }
+        let symptomsStartedOn = otpService.symptomsStartedOn(bearer: ImmuniOTP.bearerToken(otp))
+        // A retry after a lost attempt finds the OTP expired unless it is quick: a new OTP from the operator.
+        if context.failures.attemptFails(c, .immuniUpload, now: now, context: context) { return }
         ledger.count(.immuniUpload, at: now)
         switch otpService.consume(bearer: ImmuniOTP.bearerToken(otp), at: now) {
         case .expired, .unknown: otpFailed(c, .otpExpired, now: now); return
@@ -122,7 +133,8 @@ package final class ImmuniFlow: KeySubmissionFlow {
         let day = SimClock.dayNumber(now)
         var keys = context.payloads.caseKeys(c, days: fullUploadDays(on: day), uploadDay: day)
         if rng.bernoulli(p: parameters.faultyUploadShare) { UploadPayloads.corrupt(&keys, rng: rng, now: now) }
-        guard context.server.submitCase(keys, of: c, now: now) else { return }
+        guard context.server.submitCase(keys, of: c, now: now, symptomsStartedOn: symptomsStartedOn) else { return }
+        context.failures.succeeded(c, now: now)
         if rng.bernoulli(p: parameters.credentialReuseShare) { context.schedule(.immuniRepeatUpload, c, at: now + 30) }
     }
 

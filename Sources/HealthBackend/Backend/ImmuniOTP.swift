@@ -89,6 +89,9 @@ public struct OTPService {
         return result
     }
 
+    /// The `symptoms_started_on` an authorised OTP was given (nil: unknown OTP or none given).
+    public func symptomsStartedOn(bearer: String) -> Int64? { authorised[bearer]?.symptomsStartedOn }
+
     /// Drops expired entries (the real service keeps them in Redis with a TTL).
     public mutating func purge(before t: SimTime) {
         authorised = authorised.filter { $0.value.expires > t }

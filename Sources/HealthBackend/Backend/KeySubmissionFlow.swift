@@ -53,6 +53,8 @@ package struct FlowContext {
     package let ledger: BackendLedger
     package let payloads: UploadPayloads
     package let server: UploadServer
+    /// Upload attempts lost in the network and their retries.
+    package let failures: UploadFailures
     package let scheduleStep: (PipelineStep, Int32, SimTime) -> Void
 
     package var publisher: KeyPublisher { server.publisher }

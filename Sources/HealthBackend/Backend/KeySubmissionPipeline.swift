@@ -48,8 +48,10 @@ public final class KeySubmissionPipeline {
         ledger = BackendLedger(start: start, days: days)
         payloads = UploadPayloads(parameters: backend, seed: seed)
         server = UploadServer(parameters: backend, seed: seed, ledger: ledger, payloads: payloads, publisher: publisher)
+        let failures = UploadFailures(parameters: backend)
+        if failures.enabled { ledger.funnel.lostUploadFailed = 0 }
         let context = FlowContext(health: health, parameters: backend, seed: seed, ledger: ledger, payloads: payloads, server: server,
-                                  scheduleStep: schedule)
+                                  failures: failures, scheduleStep: schedule)
         self.context = context
         switch backend.flavor {
         case .cwa: flow = CWAFlow(context: context)

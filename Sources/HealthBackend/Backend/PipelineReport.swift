@@ -40,14 +40,17 @@ extension KeySubmissionPipeline {
             keys: .init(received: total.keysReceived, rejected: total.keysRejected, published: total.keysPublished,
                         padding: ledger.paddingKeys, droppedCurrentDay: ledger.keysDroppedCurrentDay,
                         expiredUnpublished: publisher.keysExpiredUnpublished, pendingAtEnd: publisher.pendingKeyCount,
-                        efgs: parameters.efgsKeysPerDay > 0 ? ledger.federationKeys : nil),
+                        efgs: parameters.efgsKeysPerDay > 0 ? ledger.federationKeys : nil,
+                        droppedBeforeOnset: immuni && parameters.immuniKeysFromOnset ? ledger.keysDroppedBeforeOnset : nil),
             packages: .init(published: packages.count, hourly: packages.lazy.filter { $0.kind == .hourly }.count,
                             daily: packages.lazy.filter { $0.kind == .daily }.count, batches: packages.lazy.filter { $0.kind == .batch }.count,
                             empty: publisher.emptyPackages, deletedByRetention: publisher.packagesDeleted,
                             onCDNAtEnd: publisher.available.count, bytes: packages.reduce(0) { $0 + Int64($1.bytes) },
                             maxKeys: packages.lazy.map(\.keys.count).max() ?? 0),
             otp: immuni ? .init(caughtByCheckCharacter: ledger.otpTyposCaught, authorised: ledger.otpTyposUncaught) : nil,
-            keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil)
+            keysIndex: immuni ? publisher.chunkIndex.map { .init(oldest: $0.oldest, newest: $0.newest) } : nil,
+            uploadFailures: context.failures.summary(),
+            teleTANAfterTokenLoss: !immuni && parameters.cwaTokenLossShare > 0 ? ledger.tokenLossTeleTANs : nil)
     }
 
     /// Columns added to daily.csv and hourly.csv.

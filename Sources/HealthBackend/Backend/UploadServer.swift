@@ -25,9 +25,11 @@ package final class UploadServer {
         validator = UploadValidator(flavor: parameters.flavor, maxKeys: parameters.effectiveMaxKeysPerUpload)
     }
 
-    /// A case's first upload; counts it in the funnel as uploaded or rejected.
-    package func submitCase(_ keys: [SubmittedKey], of c: FlowCase, now: SimTime) -> Bool {
-        guard submit(keys, uploader: c.positive.person, phone: c.phone, now: now, national: false) else {
+    /// A case's first upload; counts it in the funnel as uploaded or rejected. `symptomsStartedOn`:
+    /// Immuni's date from the OTP authorisation (UTC day number).
+    package func submitCase(_ keys: [SubmittedKey], of c: FlowCase, now: SimTime, symptomsStartedOn: Int64? = nil) -> Bool {
+        guard submit(keys, uploader: c.positive.person, phone: c.phone, now: now, national: false,
+                     symptomsStartedOn: symptomsStartedOn) else {
             ledger.funnel.lostRejected += 1
             return false
         }
@@ -39,7 +41,8 @@ package final class UploadServer {
     /// Validates an upload by `uploader` (−1: from the rest of the country) from app phone
     /// `phone` (−1: none) and hands accepted keys to the publisher; false if rejected.
     @discardableResult
-    package func submit(_ keys: [SubmittedKey], uploader: Int32, phone: Int32, now: SimTime, national: Bool) -> Bool {
+    package func submit(_ keys: [SubmittedKey], uploader: Int32, phone: Int32, now: SimTime, national: Bool,
+                        symptomsStartedOn: Int64? = nil) -> Bool {
         let h = ledger.hourIndex(now)
         if let h {
             if national { ledger.hourly[h].nationalUploads += 1 } else { ledger.hourly[h].realUploads += 1 }
@@ -61,6 +64,7 @@ package final class UploadServer {
             let today = UInt32(SimClock.dayNumber(now) * 144)
             accepted.removeAll { $0.rollingStartIntervalNumber >= today }
             ledger.keysDroppedCurrentDay += Int64(keys.count - accepted.count)
+            if parameters.immuniKeysFromOnset, let onset = symptomsStartedOn { keepRiskWindow(&accepted, symptomsStartedOn: onset) }
         }
         var published = accepted.compactMap { $0.diagnosisKey }.map { PublishedKey(key: $0, uploader: uploader, uploadedAt: now) }
         if parameters.keyPaddingMultiplier > 1 {
@@ -79,6 +83,18 @@ package final class UploadServer {
         if let h { ledger.hourly[h].keysReceived += Int64(published.count) }
         publisher.add(published, now: now)
         return true
+    }
+}
+
+extension UploadServer {
+    /// Immuni's ingestion: keys of days from `immuniDaysBeforeSymptoms` before symptom onset are
+    /// at risk and get the highest transmission risk level (8); older keys are dropped.
+    func keepRiskWindow(_ keys: inout [SubmittedKey], symptomsStartedOn onset: Int64) {
+        let firstDay = onset - Int64(parameters.immuniDaysBeforeSymptoms)
+        let before = keys.count
+        keys.removeAll { Int64($0.rollingStartIntervalNumber / 144) < firstDay }
+        ledger.keysDroppedBeforeOnset += Int64(before - keys.count)
+        for i in keys.indices { keys[i].transmissionRiskLevel = 8 }
     }
 }
 

@@ -44,7 +44,8 @@ package final class WorldStage: Stage {
         population = Population(parameters, seed: run.seed)
         network = ContactNetwork(population: population, parameters: contacts, seed: run.seed)
         availability = PhoneAvailability(phones: population.appUsers, parameters: availabilityParameters, seed: run.seed)
-        fleet = PhoneFleet(seed: run.seed, owners: population.owners)
+        fleet = PhoneFleet(seed: run.seed, owners: population.owners, clockSkewSDMinutes: radio.clockSkewSDMinutes,
+                           clockSkewMaxMinutes: radio.clockSkewMaxMinutes)
         radios = PhoneRadios(phoneOS: population.phoneOS, parameters: radio, seed: run.seed)
         channel = ChannelModel(radio)
         placements = try! DiscreteDistribution(weights: radio.placementShares)

@@ -15,10 +15,24 @@ package final class PhoneFleet {
     package private(set) var keys: [TemporaryExposureKey]
     package private(set) var identifierKeys: [RollingProximityIdentifierKey]
     package private(set) var metadataKeys: [AssociatedEncryptedMetadataKey]
+    /// Each app phone's clock offset, seconds (phone clock − true time); empty when clocks are exact.
+    package let clockOffsets: [Int32]
 
-    package init(seed: UInt64, owners: [Int32]) {
+    /// `clockSkewSDMinutes` > 0: each phone's offset is drawn once from its own stream
+    /// ("clock-skew", phone), normal, clipped to ±`clockSkewMaxMinutes`.
+    package init(seed: UInt64, owners: [Int32], clockSkewSDMinutes: Double = 0, clockSkewMaxMinutes: Double = 120) {
         self.seed = seed
         self.owners = owners
+        if clockSkewSDMinutes > 0 {
+            let stream = RandomStream(seed: seed, stream: "clock-skew", generator: .taus2)
+            let limit = clockSkewMaxMinutes * 60
+            clockOffsets = owners.indices.map { phone in
+                stream.reseed(StreamKey(seed: seed, stream: "clock-skew", index: UInt64(phone)))
+                return Int32(min(max(stream.normal(sd: clockSkewSDMinutes * 60), -limit), limit).rounded())
+            }
+        } else {
+            clockOffsets = []
+        }
         let placeholderKey = try! TemporaryExposureKey(keyData: .zero, rollingStartIntervalNumber: ENIntervalNumber(0))
         keys = Array(repeating: placeholderKey, count: owners.count)
         identifierKeys = Array(repeating: RollingProximityIdentifierKey(keyData: .zero), count: owners.count)
@@ -62,15 +76,28 @@ package final class PhoneFleet {
         }
     }
 
-    /// What `phone` broadcasts during `interval` of the current day: its RPI and the
-    /// metadata (version, calibrated Tx power) encrypted into the AEM.
+    /// What `phone` broadcasts during `interval` (by its own clock): its RPI and the metadata
+    /// (version, calibrated Tx power) encrypted into the AEM. An interval outside the current UTC
+    /// day (a skewed clock past or short of midnight) uses the key of its own day.
     package func advertisement(phone: Int, interval: ENIntervalNumber, txPower: Int8, deriver: BatchRPIDeriver)
         -> (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata) {
+        var (rpik, aemk) = (identifierKeys[phone], metadataKeys[phone])
+        let day = Int64(interval.rawValue / 144)
+        if day != Int64(keys[phone].rollingStartIntervalNumber.rawValue / 144) {
+            let sub = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: day,
+                                                stream: RandomStream(seed: seed, stream: "tek", generator: .taus2)).subKeys
+            (rpik, aemk) = (sub.identifierKey, sub.metadataKey)
+        }
         var rpi = RollingProximityIdentifier(.zero)
         withUnsafeMutablePointer(to: &rpi) { pointer in
-            try! deriver.derive(rpik: identifierKeys[phone], firstInterval: interval, into: UnsafeMutableBufferPointer(start: pointer, count: 1))
+            try! deriver.derive(rpik: rpik, firstInterval: interval, into: UnsafeMutableBufferPointer(start: pointer, count: 1))
         }
-        let aem = try! deriver.encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi, key: metadataKeys[phone])
+        let aem = try! deriver.encrypt(BluetoothMetadata(transmitPowerDBm: txPower), identifier: rpi, key: aemk)
         return (rpi, aem)
+    }
+
+    /// The EN interval `phone`'s clock shows at true time `t`.
+    package func interval(phone: Int, at t: SimTime) -> ENIntervalNumber {
+        ENIntervalNumber(unixTime: t + (clockOffsets.isEmpty ? 0 : Int64(clockOffsets[phone])))
     }
 }

@@ -106,7 +106,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
                                          minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
                 i += 1
             }
-            let ad = day.fleet.advertisement(phone: sender, interval: interval, txPower: day.radios.txPower(sender), deriver: deriver)
+            // The sender numbers the RPI by its own clock at the rotation (exact clocks: the rotation's interval).
+            let own = day.fleet.clockOffsets.isEmpty ? interval : day.fleet.interval(phone: sender, at: rotation.rotationStart(at: heard[i - 1].time))
+            let ad = day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
             batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
         }
     }

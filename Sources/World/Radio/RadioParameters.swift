@@ -59,6 +59,12 @@ public struct RadioParameters: Sendable, Equatable {
     /// RPI (and Bluetooth address) rotation interval bounds (minutes).
     public var rpiRotationMinMinutes: Int = 10
     public var rpiRotationMaxMinutes: Int = 20
+    /// Each app phone's clock is off by a normal offset with this standard deviation (minutes),
+    /// drawn once, clipped to ±`clockSkewMaxMinutes`; 0: every clock exact (default).
+    public var clockSkewSDMinutes: Double = 0
+    /// Clip of the offsets: GAEN matches an RPI up to 12 intervals (2 h) outside its key's
+    /// validity (`tkMatchingClockDriftRollingPeriods`), the tolerance it allows a clock.
+    public var clockSkewMaxMinutes: Double = 120
 
     public init() {}
     public static let `default` = RadioParameters()
@@ -75,6 +81,7 @@ public struct RadioParameters: Sendable, Equatable {
         if abs(placementShares.reduce(0, +) - 1) > 1e-6 { problems.append("placement shares must sum to 1") }
         if receptionScale <= 0 { problems.append("reception_scale_db must be positive") }
         if rpiRotationMinMinutes > rpiRotationMaxMinutes { problems.append("rpi_rotation_min_minutes must not exceed rpi_rotation_max_minutes") }
+        if !(clockSkewSDMinutes >= 0) || !(clockSkewMaxMinutes >= 0) { problems.append("clock_skew: minutes must not be negative") }
         if scanWindowSeconds <= 0 || Double(scanPeriodSeconds) <= scanWindowSeconds { problems.append("scan window must be positive and shorter than the scan period") }
         return problems
     }

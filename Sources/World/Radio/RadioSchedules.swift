@@ -68,13 +68,16 @@ public struct RPIRotationSchedule: Sendable {
     }
 
     /// The EN interval whose RPI is on the air at `t` (a time of this day).
-    public func broadcastInterval(at t: SimTime) -> ENIntervalNumber {
+    public func broadcastInterval(at t: SimTime) -> ENIntervalNumber { ENIntervalNumber(unixTime: rotationStart(at: t)) }
+
+    /// When the identifier on the air at `t` (a time of this day) was rotated in.
+    public func rotationStart(at t: SimTime) -> SimTime {
         let second = Int32(t - midnight)
         var lo = 0, hi = offsets.count
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if offsets[mid] <= second { lo = mid } else { hi = mid }
         }
-        return ENIntervalNumber(unixTime: midnight + Int64(offsets[lo]))
+        return midnight + Int64(offsets[lo])
     }
 }
