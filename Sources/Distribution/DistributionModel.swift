@@ -209,6 +209,18 @@ public final class DistributionModel {
         bytesPerClientDay().prefix(max(0, Int(max(1, now - start) / SimDuration.day)))
     }
 
+    /// Each sampled client's bytes of each completed day, read in place (day by day, in client
+    /// order) without gathering them into a copy first, and how many there are.
+    package func forEachCompleteClientDayBytes(_ body: (Int) -> Void) {
+        let complete = max(0, Int(max(1, now - start) / SimDuration.day))
+        let days = min(complete, shards.map(\.core.bytesSample.count).max() ?? 0)
+        for d in 0..<days {
+            for s in shards {
+                if d < s.core.bytesSample.count { s.core.bytesSample[d].forEach(body) } else { for _ in 0..<s.core.sampleCount { body(0) } }
+            }
+        }
+    }
+
     /// Bytes per sampled client and day, in client order (days completed or started so far).
     package func bytesPerClientDay() -> [[Int]] {
         let days = shards.map(\.core.bytesSample.count).max() ?? 0

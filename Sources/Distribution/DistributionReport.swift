@@ -47,11 +47,13 @@ extension DistributionModel {
         let peak = counters.peak(minutes: 0..<counters.bins * counters.binMinutes)
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
-        // One array, sorted in place: a long run has a value per sampled client and day.
-        let clientDays = bytesPerClientCompleteDay()
+        // One array, filled from the shards and sorted in place: a long run has a value per
+        // sampled client and day.
+        var count = 0
+        forEachCompleteClientDayBytes { _ in count += 1 }
         var sorted: [Double] = []
-        sorted.reserveCapacity(clientDays.reduce(0) { $0 + $1.count })
-        for day in clientDays { for v in day { sorted.append(Double(v)) } }
+        sorted.reserveCapacity(count)
+        forEachCompleteClientDayBytes { sorted.append(Double($0)) }
         Statistics.sortInPlace(&sorted)
         func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
         let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)

@@ -31,6 +31,11 @@ public enum CSVReport {
 
     /// The digits `String(v)` would give, without making the string (most cells are integers).
     static func appendInteger(_ v: Int64, to out: inout [UInt8]) {
+        // One digit, most often 0: the per-minute and per-hour tables of a small run are mostly zeros.
+        if v >= 0 && v < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(v))
+            return
+        }
         if v < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,

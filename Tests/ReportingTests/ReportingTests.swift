@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func integersAreWrittenAsStringWouldWriteThem() {
-        for v: Int64 in [0, 7, -7, 10, 99, 100, -100, 1_234_567_890, .max, .min, .min + 1] {
+        for v: Int64 in [0, 1, 7, 9, -1, -7, 10, 99, 100, -100, 1_234_567_890, .max, .min, .min + 1] {
             var out: [UInt8] = []
             CSVReport.appendInteger(v, to: &out)
             #expect(String(decoding: out, as: UTF8.self) == String(v))
