@@ -55,4 +55,37 @@ import Testing
         #expect(pipeline.uploads.count > 0 && pipeline.funnel.uploaded == pipeline.uploads.count)
         #expect(pipeline.uploads.allSatisfy { phoneOf[Int($0.positiveCase.person)] == $0.phone })
     }
+
+    /// A pipeline that builds each archive as it publishes and one that builds a day's archives
+    /// at the day's end (as a simulation does) count the same package bytes in the same hours.
+    @Test(arguments: BackendFlavor.allCases)
+    func deferredArchivesCountTheSameBytesPerHour(flavor: BackendFlavor) throws {
+        func run(defer deferred: Bool) throws -> [Int64] {
+            var h = HealthParameters()
+            h.casesPerDay = 40
+            var b = BackendParameters()
+            b.flavor = flavor
+            b.minKeysPerPackage = 1
+            let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
+            let phoneOf = (0..<400).map { Int32($0 % 2 == 0 ? $0 / 2 : -1) }
+            var queue: [(PipelineStep, Int32, SimTime)] = []
+            let pipeline = KeySubmissionPipeline(health: h, backend: b, seed: 3, start: start, days: 3, phoneOf: phoneOf, appPhones: 200,
+                                                 series: nil) { queue.append(($0, $1, $2)) }
+            pipeline.publisher.defersArchives = deferred
+            for hour in 0..<72 {
+                let t = start + Int64(hour) * SimDuration.hour
+                if hour % 24 == 0 { pipeline.startDay(midnight: t) }
+                try pipeline.hour(t)
+                while let next = queue.indices.filter({ queue[$0].2 < t + SimDuration.hour }).min(by: { queue[$0].2 < queue[$1].2 }) {
+                    let (step, i, at) = queue.remove(at: next)
+                    try pipeline.handle(step, case: i, now: max(at, t))
+                }
+                if hour % 24 == 23 { try pipeline.buildArchives(threads: 2) }
+            }
+            return pipeline.hourly.map(\.packageBytes)
+        }
+        let immediate = try run(defer: false)
+        #expect(immediate.filter { $0 > 0 }.count >= 2)  // archives were published and counted
+        #expect(try run(defer: true) == immediate)
+    }
 }

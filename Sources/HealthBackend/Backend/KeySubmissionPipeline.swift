@@ -120,7 +120,8 @@ public final class KeySubmissionPipeline {
         if t > start {
             let before = publisher.published.count
             try flow.publish(hourEnd: t)
-            if !publisher.defersArchives { try buildArchives(threads: 1) }
+            // Without deferral the publisher built each archive as it published it.
+            if !publisher.defersArchives { noteBuilt(before..<publisher.published.count) }
             // Counted in the hour they are published (the one after the hour they cover), so a
             // row never changes after its hour, and a run's last instant publishes nothing.
             notePublished(publisher.published[before...], hour: ledger.hourIndex(t))
@@ -132,8 +133,10 @@ public final class KeySubmissionPipeline {
 
     /// Builds the archives published since the last call (on `threads` threads) and counts their
     /// bytes in the hour they were published.
-    public func buildArchives(threads: Int) throws {
-        for s in try publisher.buildArchives(threads: threads) {
+    public func buildArchives(threads: Int) throws { noteBuilt(try publisher.buildArchives(threads: threads)) }
+
+    private func noteBuilt(_ sequences: some Sequence<Int>) {
+        for s in sequences {
             let p = publisher.published[s]
             if let h = ledger.hourIndex(p.publishedAt) { ledger.hourly[h].packageBytes += Int64(p.bytes) }
         }
