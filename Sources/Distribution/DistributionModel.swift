@@ -210,7 +210,7 @@ public final class DistributionModel {
     }
 
     /// Each sampled client's bytes of each completed day, read in place (day by day, in client
-    /// order) without gathering them into a copy first, and how many there are.
+    /// order) without gathering them into a copy first.
     package func forEachCompleteClientDayBytes(_ body: (Int) -> Void) {
         let complete = max(0, Int(max(1, now - start) / SimDuration.day))
         let days = min(complete, shards.map(\.core.bytesSample.count).max() ?? 0)
