@@ -5,11 +5,16 @@ import World
 
 /// What the epidemic stage costs: the population benchmark's run (N people, D days, 40% on the
 /// app) without and with the `epidemic` block at its defaults, one after the other in this
-/// process, with the engine's event rate and the epidemic's own phases.
+/// process, with the engine's event rate and the epidemic's own phases; optionally a third run
+/// with the counterfactual (the same seed again with nobody acting on notifications).
 public struct EpidemicBenchmark {
     public var size: PopulationBenchmark
+    public var counterfactual: Bool
 
-    public init(phones: Int, days: Int, threads: Int) { size = PopulationBenchmark(phones: phones, days: days, threads: threads) }
+    public init(phones: Int, days: Int, threads: Int, counterfactual: Bool = false) {
+        size = PopulationBenchmark(phones: phones, days: days, threads: threads)
+        self.counterfactual = counterfactual
+    }
 
     public func run() throws -> BenchmarkReport {
         let (phones, days, threads) = (size.phones, size.days, size.threads)
@@ -18,9 +23,11 @@ public struct EpidemicBenchmark {
         let without = try measure(config)
         config.epidemic.enabled = true
         let with = try measure(config)
+        config.epidemic.counterfactual = true
+        let withCounterfactual = counterfactual ? try measure(config).wall : nil
         let epidemicEvents = with.results.summary.eventsByKind.entries.filter { $0.name.hasPrefix("epidemic") }
         let epidemicPhases = with.phases.filter { $0.key.hasPrefix("EpidemicStage") }
-        return BenchmarkReport([
+        var report = BenchmarkReport([
             "benchmark": "epidemic",
             "phones": phones,
             "days": days,
@@ -39,6 +46,11 @@ public struct EpidemicBenchmark {
             "peak_rss_bytes": PeakMemory.residentBytes,
             "load_average": Machine.loadAverage ?? "n/a",
         ])
+        if let withCounterfactual {
+            report.fields["wall_seconds_with_counterfactual"] = withCounterfactual
+            report.fields["counterfactual_factor"] = withCounterfactual / with.wall
+        }
+        return report
     }
 
     private func measure(_ config: SimulationConfig) throws -> (wall: Double, phases: [String: Double], results: SimulationResults) {

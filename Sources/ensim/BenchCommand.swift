@@ -150,8 +150,13 @@ struct BenchEpidemic: ParsableCommand {
 
     @OptionGroup var size: PopulationSizeOptions
 
+    @Flag(help: "Also time the run with `epidemic.counterfactual` (a second run of the same seed with nobody acting on notifications).")
+    var counterfactual = false
+
     func run() throws {
-        try output.emit { try EpidemicBenchmark(phones: size.phones, days: size.days, threads: threads.count).run() }
+        try output.emit {
+            try EpidemicBenchmark(phones: size.phones, days: size.days, threads: threads.count, counterfactual: counterfactual).run()
+        }
     }
 }
 

@@ -25,8 +25,9 @@ import Testing
     }
 
     @Test func epidemicComparesTheRunWithoutAndWith() throws {
-        let report = try json(["epidemic", "--phones", "2000", "--days", "6", "--threads", "1"])
+        let report = try json(["epidemic", "--phones", "2000", "--days", "6", "--threads", "1", "--counterfactual"])
         #expect(report["phones"] as? Int == 2_000 && report["wall_seconds_with"] is Double && report["overhead"] is Double)
+        #expect(report["wall_seconds_with_counterfactual"] is Double && report["counterfactual_factor"] is Double)
         let events = try #require(report["epidemic_events"] as? [String: Int])
         #expect((events["epidemic_infectious"] ?? 0) > 0 && (report["infections"] as? Int ?? 0) >= 4)
     }
