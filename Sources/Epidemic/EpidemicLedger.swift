@@ -147,6 +147,9 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
     public var notifiedAlreadyInfected: ProportionSummary
     /// Notified people not yet infected who were infected afterwards (by anyone).
     public var notifiedInfectedLater: ProportionSummary
+    /// The secondary attack rate among notified contacts: notified people whose infector was a
+    /// case whose keys raised the notification (before or after it; from who infected whom).
+    public var notifiedInfectedByNotifier: ProportionSummary?
     /// Person-days of quarantine and isolation.
     public var confinedPersonDays: Int
     public var peakInfectious: Int
@@ -171,6 +174,7 @@ public struct EpidemicSummary: Equatable, Sendable, Encodable {
         case testsForSymptoms = "tests_for_symptoms", testsAfterNotification = "tests_after_notification"
         case positivesForSymptoms = "positives_for_symptoms", positivesAfterNotification = "positives_after_notification"
         case notified, notifiedAlreadyInfected = "notified_already_infected", notifiedInfectedLater = "notified_infected_later"
+        case notifiedInfectedByNotifier = "notified_infected_by_notifier"
         case confinedPersonDays = "confined_person_days", peakInfectious = "peak_infectious"
         case counterfactualInfections = "counterfactual_infections", infectionsAverted = "infections_averted", load, reproduction
         case quarantineDaysPerInfectionAverted = "quarantine_person_days_per_infection_averted"

@@ -83,7 +83,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     }
 
     package func removes(_ contact: ContactView) -> Bool {
-        contact.layer != .household && (state.isConfined(contact.a) || state.isConfined(contact.b))
+        contact.layer != .household && (state.confinedNow[Int(contact.a)] || state.confinedNow[Int(contact.b)])
     }
 
     private func infect(_ person: Int32, at t: SimTime, layer: ContactLayer?, source: Int32? = nil) {
@@ -140,6 +140,9 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
                 schedule(.test(person, .symptoms), now + Self.seconds(parameters.onsetToTestDays))
             }
         case .test(let person, let reason): test(person, at: now, reason: reason)
+        case .confinementStart(let person), .confinementEnd(let person):
+            // Read from the window, so an end made stale by an extension changes nothing.
+            state.confinedNow[Int(person)] = state.isConfined(person, onDay: Int32(dayIndex(now)))
         }
     }
 
@@ -154,7 +157,9 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
             if done { listedConfined[Int(person)] = false }
             return done
         }
-        for p in confinedPeople where state.isConfined(p) {
+        for p in confinedPeople {
+            assert(state.confinedNow[Int(p)] == state.isConfined(p, onDay: Int32(d)), "confinement events and windows disagree")
+            guard state.confinedNow[Int(p)] else { continue }
             if state.isolating[Int(p)] { isolated += 1 } else { quarantined += 1 }
         }
         ledger.days[d].infectious = infectiousNow
@@ -247,14 +252,18 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
             listedConfined[p] = true
             confinedPeople.append(person)
         }
+        let through = Int32(from + days - 1)
         if state.confinedThrough[p] >= state.confinedFrom[p] && state.confinedThrough[p] >= Int32(from) - 1 {
             state.isolating[p] = state.isolating[p] || isolation
-            state.confinedThrough[p] = max(state.confinedThrough[p], Int32(from + days - 1))
+            guard through > state.confinedThrough[p] else { return }
+            state.confinedThrough[p] = through
         } else {
             state.isolating[p] = isolation
             state.confinedFrom[p] = Int32(from)
-            state.confinedThrough[p] = Int32(from + days - 1)
+            state.confinedThrough[p] = through
+            schedule(.confinementStart(person), start + Int64(from) * SimDuration.day)
         }
+        schedule(.confinementEnd(person), start + Int64(through + 1) * SimDuration.day)
     }
 
     /// The health system's cases for the day starting at `midnight`, in result-time order.
@@ -280,7 +289,18 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
                                      uploadingCases: backend.pipeline.funnel.uploaded)
         summary.householdSecondaryAttackRate = HouseholdAttackRate(network: network, infectedAt: state.infectedAt,
                                                                    recoveredAt: state.recoveredAt, infector: state.infector, runEnd: runEnd)
+        if parameters.actsOnNotifications { summary.notifiedInfectedByNotifier = infectedByNotifier }
         return summary
+    }
+
+    /// Notified people (those handled) whose infector uploaded one of the keys that notified them.
+    private var infectedByNotifier: ProportionSummary {
+        let notifications = detection.detection.notifications
+        let count = notifiedHandled.reduce(0) { n, phone in
+            let source = state.infector[Int(population.owners[Int(phone)])]
+            return n + (source >= 0 && notifications[phone]?.uploaders.contains(source) == true ? 1 : 0)
+        }
+        return ProportionSummary(count, of: notifiedHandled.count)
     }
 
     private var runEnd: SimTime { start + Int64(ledger.days.count) * SimDuration.day }

@@ -18,6 +18,9 @@ final class EpidemicState: @unchecked Sendable {
     var confinedThrough: [Int32]
     /// Whether the current or last confinement is isolation (else quarantine).
     var isolating: [Bool]
+    /// Who is in quarantine or isolation today: set and cleared by the confinement events at the
+    /// midnights where a window starts and ends (the contact gate reads it).
+    var confinedNow: [Bool]
     var dayIndex: Int32 = 0
 
     init(people: Int) {
@@ -29,11 +32,13 @@ final class EpidemicState: @unchecked Sendable {
         confinedFrom = Array(repeating: 0, count: people)
         confinedThrough = Array(repeating: -1, count: people)
         isolating = Array(repeating: false, count: people)
+        confinedNow = Array(repeating: false, count: people)
     }
 
-    func isConfined(_ person: Int32) -> Bool {
+    /// Whether the person's window covers day `d`.
+    func isConfined(_ person: Int32, onDay d: Int32) -> Bool {
         let p = Int(person)
-        return confinedFrom[p] <= dayIndex && dayIndex <= confinedThrough[p]
+        return confinedFrom[p] <= d && d <= confinedThrough[p]
     }
 
     func isInfectious(_ person: Int32, at t: SimTime) -> Bool {

@@ -101,12 +101,14 @@ public struct RunDigest: Codable, Sendable {
         var testsForSymptoms: Int
         var testsAfterNotification: Int
         var notified: Int
+        var notifiedInfectedByNotifier: Interval?
         var counterfactualInfections: Int?
         var infectionsAverted: Int?
         var load: Load
         enum CodingKeys: String, CodingKey {
             case infections, attackRate = "attack_rate", testsForSymptoms = "tests_for_symptoms"
             case testsAfterNotification = "tests_after_notification", notified
+            case notifiedInfectedByNotifier = "notified_infected_by_notifier"
             case counterfactualInfections = "counterfactual_infections", infectionsAverted = "infections_averted", load
         }
     }
@@ -189,7 +191,8 @@ public struct RunDigest: Codable, Sendable {
             rows.append(("P6", "\(g(p6.notified)) notified, precision \(pct(p6.precision)), recall \(pct(p6.recall))"))
         }
         if let e = epidemic {
-            rows.append(("epidemic", "\(g(e.infections)) infections, attack rate \(pct(e.attackRate)); \(g(e.notified)) people notified by the app"))
+            let byNotifier = e.notifiedInfectedByNotifier.map { ", \(pct($0)) of them infected by the case that notified them" } ?? ""
+            rows.append(("epidemic", "\(g(e.infections)) infections, attack rate \(pct(e.attackRate)); \(g(e.notified)) people notified by the app" + byNotifier))
             if let without = e.counterfactualInfections, let averted = e.infectionsAverted {
                 rows.append(("averted", "\(g(averted)) of \(g(without)) infections without the app (one seed; replicates give an interval)"))
             }

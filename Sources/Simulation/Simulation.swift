@@ -73,7 +73,7 @@ public final class Simulation {
                           distribution: distributionStage, detection: detectionStage)
         epidemic = config.epidemic.enabled
             ? EpidemicStage(run, parameters: config.epidemic, world: world, backend: keySubmission, detection: detectionStage,
-                            flavor: config.backend.flavor) { event, t in _ = engine.schedule(.epidemic(event), at: t) } : nil
+                            flavor: config.backend.flavor) { event, t in _ = engine.schedule(.epidemic(event), at: t, priority: event.priority) } : nil
         var stages: [any Stage] = [world, keySubmission, distributionStage, detectionStage]
         if let analytics { stages.append(analytics) }
         if let p6Stage { stages.append(p6Stage) }

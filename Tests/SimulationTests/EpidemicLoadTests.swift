@@ -110,10 +110,13 @@ import Testing
         #expect(again.named == namer.named)
     }
 
-    /// Symptom onsets, tests and the infectious periods are engine events: their counts agree
-    /// with the epidemic's tables, and a run without the block has no such kinds.
+    /// Symptom onsets, tests, the infectious periods and confinements are engine events: their
+    /// counts agree with the epidemic's tables, and a run without the block has no such kinds.
     @Test func theEpidemicRunsOnTheEventEngine() throws {
-        let results = try Simulation(config: EpidemicRunTests.config(days: 12)).run()
+        var config = EpidemicRunTests.config(days: 12)
+        config.epidemic.quarantineDays = 3  // windows that end within the run
+        config.epidemic.isolationDays = 3
+        let results = try Simulation(config: config).run()
         let e = try #require(results.summary.epidemic)
         let kinds = results.summary.eventsByKind
         let sum = { (column: String) in Self.integers(results.daily, column).reduce(0, +) }
@@ -123,6 +126,10 @@ import Testing
         let infectious = try #require(kinds["epidemic_infectious"]), recovered = try #require(kinds["epidemic_recovery"])
         #expect(infectious - recovered == Self.integers(results.daily, "epi_infectious").last && infectious > 0)
         #expect(sum("events") == results.summary.events)
+        // A window starts once however often it is extended; nobody is confined without a start.
+        let starts = try #require(kinds["epidemic_confinement_start"]), ends = try #require(kinds["epidemic_confinement_end"])
+        #expect(starts > 0 && starts <= e.load.quarantineOrdersApp + e.load.quarantineOrdersManual + e.load.isolationOrders)
+        #expect((Self.integers(results.daily, "epi_confined").max() ?? 0) <= starts && ends > 0)
         let off = try Simulation(config: EpidemicRunTests.config(days: 2, enabled: false)).run()
         #expect(!off.summary.eventsByKind.entries.contains { $0.name.hasPrefix("epidemic") })
     }

@@ -63,6 +63,26 @@ import Testing
         #expect((e1.infectionsAverted ?? 0) > 0)
     }
 
+    /// The secondary attack rate among notified contacts counts a notified person when their
+    /// infector uploaded a key that notified them; such a person was infected at some point.
+    @Test func notifiedInfectedByTheNotifyingCase() throws {
+        var c = Self.config(days: 12)
+        c.population.appAdoption = 1
+        c.health.uploadConsentShare = 1
+        let sim = try Simulation(config: c)
+        let e = try #require(try sim.run().summary.epidemic)
+        let rate = try #require(e.notifiedInfectedByNotifier)
+        #expect(rate.trials == e.notified && e.notified > 0)
+        #expect(rate.successes > 0, "with everyone on the app, some notified contacts caught it from the case that notified them")
+        #expect(rate.successes <= e.notifiedAlreadyInfected.successes + e.notifiedInfectedLater.successes)
+        let infector = try #require(sim.epidemic).state.infector
+        let owners = sim.world.population.owners
+        let expected = sim.detection.notifications.filter { phone, n in
+            n.uploaders.contains(infector[Int(owners[Int(phone)])])
+        }.count
+        #expect(rate.successes == expected)
+    }
+
     /// Without the block the run is the case-series run, whatever the epidemic's other keys say.
     @Test func caseSeriesModeIgnoresTheEpidemicParameters() throws {
         var other = Self.config(days: 4, enabled: false)
