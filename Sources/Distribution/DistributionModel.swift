@@ -121,7 +121,10 @@ public final class DistributionModel {
         origin?.fold(all.compactMap(\.core.edgeLog), window: window, catalog: catalog, flavor: flavor, start: start)
         now = end
         // Minutes before `end` are final: later events are at `end` or after.
-        if foldsLoad { history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute) }
+        if foldsLoad {
+            history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute)
+            streamHours(upTo: history.minutes / history.binMinutes, from: history)
+        }
         var out: [PackageDownload] = []
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
@@ -158,6 +161,10 @@ public final class DistributionModel {
     /// Where distribution_minutes.csv's rows go as their minutes finish (`writesMinutes`); in
     /// memory unless the run streams its tables to files.
     package var minuteStream: (any TableStream)?
+    /// Where distribution_hourly.csv's rows go as their hours finish, when it has no edge-cache
+    /// columns (the edges' hourly counts are kept for the run); in memory unless streamed to a file.
+    package var hourStream: (any TableStream)?
+    private var streamedHours = 0
     private var streamedMinutes = 0
     private var minuteRow: [ResultTable.Cell] = []
     /// The day of the last streamed minute and its date text (formatted once a day).
@@ -187,6 +194,17 @@ public final class DistributionModel {
         minuteRow.append(.integer(Int64(peak)))
         minuteStream!.append(minuteRow)
         streamedMinutes += 1
+    }
+
+    /// Sends the rows of the whole hours before `end` not yet sent, then forgets their bins (the
+    /// history keeps the totals): a long run's hourly table is not held in memory.
+    package func streamHours(upTo end: Int, from load: LoadHistory) {
+        guard origin == nil, end > streamedHours else { return }
+        let columns = hourColumns
+        if hourStream == nil { hourStream = MemoryTableStream(columns: columns) }
+        for h in streamedHours..<end { hourStream!.append(hourRow(h, load)) }
+        streamedHours = end
+        history.dropBins(before: end)
     }
 
     /// The whole load so far: the history and what the shards still hold (minutes not yet

@@ -6,8 +6,8 @@ import SimulationCore
 public struct DistributionResults: Sendable {
     /// The `distribution` section of summary.json.
     public var summary: DistributionSummary
-    /// One row per simulated hour.
-    public var hourly: ResultTable
+    /// One row per simulated hour (nil when the rows were streamed to a file as the run went).
+    public var hourly: ResultTable?
     /// One row per simulated minute (nil when `writesMinutes` is off or the rows were streamed
     /// to a file as the run went).
     public var perMinute: ResultTable?
@@ -16,7 +16,8 @@ public struct DistributionResults: Sendable {
 
     /// The tables as run files: distribution_hourly.csv, distribution_minutes.csv, distribution_latency.csv.
     public var tables: [NamedTable] {
-        [NamedTable("distribution_hourly.csv", hourly)] + (perMinute.map { [NamedTable("distribution_minutes.csv", $0)] } ?? [])
+        (hourly.map { [NamedTable("distribution_hourly.csv", $0)] } ?? [])
+            + (perMinute.map { [NamedTable("distribution_minutes.csv", $0)] } ?? [])
             + [NamedTable("distribution_latency.csv", latency)]
     }
 }
@@ -44,7 +45,7 @@ extension DistributionModel {
         let bytes = total(.bytes), errors = total(.errors)
         let perDay = Double(requests) / days
         let bytesPerDay = Double(bytes) / days
-        let peak = counters.peak(minutes: 0..<counters.bins * counters.binMinutes)
+        let peak = counters.peakOfRun
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
         // One array, filled from the shards and sorted in place: a long run has a value per
@@ -95,24 +96,24 @@ extension DistributionModel {
                 megabytesPerClientPerDay: .init(seed: CWASeedEstimate.megabytesPerClientPerDay, ensim: mbPerClientDay)),
             cdn: cdnSummary(days: days, clientBytes: bytes))
 
-        let hourMetrics = LoadCounters.Metric.columns(countsConfig: parameters.countsConfig).filter { $0 != .clients }
-        let start = self.start
-        // With edge caches: client requests the edges answered and the origin's load, per hour.
-        let origin = self.origin, edgeByHour = origin == nil ? [] : edgeRequestsByHour()
-        let cdnColumns = origin == nil ? [] : ["edge_index_requests", "edge_package_requests", "origin_requests"]
-            + OriginLoad.Metric.allCases.map(\.column) + ["origin_peak_requests_per_second"]
-        let hourly = ResultTable.computed(columns: ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"]
-                                          + cdnColumns, count: Int(elapsed / 60) / 60) { h in
-            let values = hourMetrics.map { counters.value($0, minutes: h * 60..<(h + 1) * 60) }
-            let requests = values[0] + values[1] + counters.value(.configRequests, minutes: h * 60..<(h + 1) * 60)
-            var row: [ResultTable.Cell] = [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(requests))]
-                + values.map { .integer(Int64($0)) } + [.integer(Int64(counters.peak(minutes: h * 60..<(h + 1) * 60)))]
-            if let origin {
+        let hours = Int(elapsed / 60) / 60
+        let hourly: ResultTable?
+        if let origin = self.origin {
+            // With edge caches: client requests the edges answered and the origin's load, per hour.
+            let edgeByHour = edgeRequestsByHour()
+            let cdnColumns = ["edge_index_requests", "edge_package_requests", "origin_requests"]
+                + OriginLoad.Metric.allCases.map(\.column) + ["origin_peak_requests_per_second"]
+            let (start, metrics) = (self.start, hourMetrics)
+            hourly = ResultTable.computed(columns: hourColumns + cdnColumns, count: hours) { h in
+                var row = Self.hourRow(h, counters, start: start, metrics: metrics)
                 let o = OriginLoad.Metric.allCases.map { origin.value($0, hour: h) }
                 row += [h * 2 < edgeByHour.count ? edgeByHour[h * 2] : 0, h * 2 + 1 < edgeByHour.count ? edgeByHour[h * 2 + 1] : 0, o[0] + o[1]].map { .integer(Int64($0)) }
                 row += o.map { .integer(Int64($0)) } + [.integer(Int64(h < origin.hours ? origin.peakPerHour[h] : 0))]
+                return row
             }
-            return row
+        } else {
+            streamHours(upTo: hours, from: counters)
+            hourly = (hourStream as? MemoryTableStream)?.table ?? (hourStream == nil ? ResultTable(columns: hourColumns) : nil)
         }
         var latency = ResultTable(columns: ["latency_minute", "downloads"])
         let lastBin = latencyMinutes.lastIndex { $0 > 0 } ?? -1
@@ -121,6 +122,28 @@ extension DistributionModel {
         }
         let perMinute = parameters.writesMinutes ? (minuteStream as? MemoryTableStream)?.table : nil
         return DistributionResults(summary: summary, hourly: hourly, perMinute: perMinute, latency: latency)
+    }
+
+    /// distribution_hourly.csv's columns without the edge caches'.
+    var hourColumns: [String] {
+        ["hour", "time_utc", "requests"] + hourMetrics.map(\.column) + ["peak_requests_per_second"]
+    }
+
+    private var hourMetrics: [LoadCounters.Metric] {
+        LoadCounters.Metric.columns(countsConfig: parameters.countsConfig).filter { $0 != .clients }
+    }
+
+    /// Hour `h`'s row of distribution_hourly.csv without the edge caches' columns.
+    func hourRow(_ h: Int, _ load: LoadHistory) -> [ResultTable.Cell] {
+        Self.hourRow(h, load, start: start, metrics: hourMetrics)
+    }
+
+    private static func hourRow(_ h: Int, _ load: LoadHistory, start: SimTime, metrics: [LoadCounters.Metric]) -> [ResultTable.Cell] {
+        let minutes = h * 60..<(h + 1) * 60
+        let values = metrics.map { load.value($0, minutes: minutes) }
+        let requests = values[0] + values[1] + load.value(.configRequests, minutes: minutes)
+        return [.integer(Int64(h)), .text(Self.timestamp(start + Int64(h) * 3_600)), .integer(Int64(requests))]
+            + values.map { .integer(Int64($0)) } + [.integer(Int64(load.peak(minutes: minutes)))]
     }
 
     package static func timestamp(_ t: SimTime) -> String {

@@ -31,6 +31,9 @@ package final class DistributionStage: Stage {
         if parameters.writesMinutes, let streams {
             model.minuteStream = streams.open("distribution_minutes.csv", columns: DistributionModel.minuteColumns(parameters))
         }
+        if model.origin == nil, let streams {
+            model.hourStream = streams.open("distribution_hourly.csv", columns: model.hourColumns)
+        }
     }
 
     package func endDay(_ day: SimulatedDay) {

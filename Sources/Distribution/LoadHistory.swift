@@ -5,15 +5,30 @@
 package struct LoadHistory: Sendable {
     /// Minutes per bin.
     package let binMinutes = 60
-    /// bin * metricCount + metric.
+    /// (bin - firstBin) * metricCount + metric: the bins not yet dropped.
     package private(set) var counters: [Int] = []
     package private(set) var peaks: [UInt32] = []
+    /// Bins before this one were handed on (distribution_hourly.csv's rows, streamed) and dropped.
+    package private(set) var firstBin = 0
+    /// Each metric summed over every bin folded, dropped ones included, and the peak of them all.
+    private var totals = [Int](repeating: 0, count: LoadCounters.metricCount)
+    private var peakOfAll: UInt32 = 0
     /// Minutes folded so far (the last bin may be partly filled).
     package private(set) var minutes = 0
 
     package init() {}
 
-    package var bins: Int { peaks.count }
+    /// Bins folded so far, dropped ones included.
+    package var bins: Int { firstBin + peaks.count }
+
+    /// Forgets the bins before `bin` (whole bins already handed on); totals and the peak keep them.
+    package mutating func dropBins(before bin: Int) {
+        let n = min(bin, bins) - firstBin
+        guard n > 0 else { return }
+        counters.removeFirst(n * LoadCounters.metricCount)
+        peaks.removeFirst(n)
+        firstBin += n
+    }
 
     /// Reserves room for `minutes` minutes at once: growing by doubling would hold the old and the
     /// new copy together, the peak of a long run's memory. Untouched room costs no resident memory.
@@ -35,6 +50,7 @@ package struct LoadHistory: Sendable {
             counters.append(contentsOf: repeatElement(0, count: (neededBins - bins) * metrics))
             peaks.append(contentsOf: repeatElement(0, count: neededBins - bins))
         }
+        let first = firstBin
         // The shards' minutes are summed a block at a time (one pass over each shard's arrays),
         // then handed on minute by minute: 1,440 minutes a day are a fixed cost of every simulated
         // day. Blocks of at most a day bound the scratch memory of a long fold.
@@ -47,14 +63,16 @@ package struct LoadHistory: Sendable {
             values.withUnsafeBufferPointer { values in
                 seconds.withUnsafeBufferPointer { seconds in
                     for k in 0..<block.count {
-                        let minute = block.lowerBound + k, bin = minute / binMinutes
+                        let minute = block.lowerBound + k, bin = minute / binMinutes - first
                         for m in 0..<metrics {
                             minuteValues[m] = values[k * metrics + m]
                             counters[bin * metrics + m] &+= values[k * metrics + m]
+                            totals[m] &+= values[k * metrics + m]
                         }
                         var peak: UInt32 = 0
                         for i in (k * 60)..<(k * 60 + 60) { peak = max(peak, seconds[i]) }
                         peaks[bin] = max(peaks[bin], peak)
+                        peakOfAll = max(peakOfAll, peak)
                         eachMinute?(minute, minuteValues, peak)
                     }
                 }
@@ -64,24 +82,29 @@ package struct LoadHistory: Sendable {
         if drop { for shard in shards { shard.core.counters.drop(before: end) } }
     }
 
-    /// The counter of `metric` summed over the minutes of `range` (whole bins).
+    /// The counter of `metric` summed over the minutes of `range` (whole bins not dropped).
     package func value(_ metric: LoadCounters.Metric, minutes range: Range<Int>) -> Int {
         let bins = binRange(range)
-        return bins.reduce(0) { $0 + counters[$1 * LoadCounters.metricCount + metric.rawValue] }
+        return bins.reduce(0) { $0 + counters[($1 - firstBin) * LoadCounters.metricCount + metric.rawValue] }
     }
 
-    package func total(_ metric: LoadCounters.Metric) -> Int { value(metric, minutes: 0..<bins * binMinutes) }
+    package func total(_ metric: LoadCounters.Metric) -> Int { totals[metric.rawValue] }
 
-    /// Peak requests/s over the minutes of `range` (whole bins; 0 beyond what was recorded).
+    /// Peak requests/s over the minutes of `range` (whole bins not dropped; 0 beyond what was recorded).
     package func peak(minutes range: Range<Int>) -> Int {
         let bins = binRange(range)
-        return bins.isEmpty ? 0 : Int(peaks[bins].max()!)
+        return bins.isEmpty ? 0 : Int(peaks[(bins.lowerBound - firstBin)..<(bins.upperBound - firstBin)].max()!)
     }
+
+    /// Peak requests/s of every minute folded.
+    package var peakOfRun: Int { Int(peakOfAll) }
 
     private func binRange(_ range: Range<Int>) -> Range<Int> {
         precondition(range.lowerBound % binMinutes == 0 && (range.upperBound % binMinutes == 0 || range.upperBound >= minutes),
                      "load history has \(binMinutes)-minute bins")
         let lower = range.lowerBound / binMinutes, upper = (range.upperBound + binMinutes - 1) / binMinutes
-        return (lower..<max(lower, upper)).clamped(to: 0..<bins)
+        let kept = (lower..<max(lower, upper)).clamped(to: 0..<bins)
+        precondition(kept.isEmpty || kept.lowerBound >= firstBin, "load history bins before \(firstBin) were dropped")
+        return kept
     }
 }

@@ -26,15 +26,19 @@ import World
         let streams = CSVStreams(folder: folder)
         let streamed = try Simulation(config: Self.config(), streams: streams).run()
         try streams.finish()
-        #expect(streams.names == ["distribution_minutes.csv", "daily.csv"])
+        #expect(streams.names == ["distribution_minutes.csv", "distribution_hourly.csv", "daily.csv"])
         let written = try Data(contentsOf: folder.stagingURL.appendingPathComponent("distribution_minutes.csv"))
         #expect(written == CSVReport.encode(minutes))
+        let hours = try #require(inMemory.tables.first { $0.name == "distribution_hourly.csv" }?.table)
+        #expect(hours.count == 2 * 24)
+        let hourly = try Data(contentsOf: folder.stagingURL.appendingPathComponent("distribution_hourly.csv"))
+        #expect(hourly == CSVReport.encode(hours))
         let daily = try Data(contentsOf: folder.stagingURL.appendingPathComponent("daily.csv"))
         #expect(daily == CSVReport.encode(inMemory.daily))
         // Everything else is unchanged, and the streamed tables are not held a second time.
         #expect(streamed.dailyTable == nil)
         #expect(streamed.summary == inMemory.summary && streamed.hourly == inMemory.hourly)
-        #expect(streamed.tables == inMemory.tables.filter { $0.name != "distribution_minutes.csv" })
+        #expect(streamed.tables == inMemory.tables.filter { !["distribution_minutes.csv", "distribution_hourly.csv"].contains($0.name) })
     }
 
     @Test func aWriteErrorIsThrownByFinish() throws {

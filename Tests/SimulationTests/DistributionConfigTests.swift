@@ -63,12 +63,12 @@ import Testing
         #expect(on.results.summary.requests == off.results.summary.requests + sessions)
         #expect(on.results.summary.bytes == off.results.summary.bytes + sessions * (2_500 + p.httpOverheadBytes))
         // The tables gain the column only when counted, and their requests include it.
-        #expect(!off.results.hourly.columns.contains("config_requests") && on.results.hourly.columns.contains("config_requests"))
+        #expect(!off.results.hourly!.columns.contains("config_requests") && on.results.hourly!.columns.contains("config_requests"))
         let minutes = try #require(on.results.perMinute)
         #expect(minutes.columns == DistributionModel.minuteColumns(p) && minutes.columns.contains("config_requests"))
         #expect(!(try #require(off.results.perMinute)).columns.contains("config_requests"))
-        #expect(on.results.hourly.column("config_requests").reduce(0) { total, cell in if case .integer(let v) = cell { total + Int(v) } else { total } } == sessions)
+        #expect(on.results.hourly!.column("config_requests").reduce(0) { total, cell in if case .integer(let v) = cell { total + Int(v) } else { total } } == sessions)
         #expect(minutes.column("requests").reduce(0) { total, cell in if case .integer(let v) = cell { total + Int(v) } else { total } } == on.results.summary.requests)
-        #expect(on.results.hourly.column("requests").reduce(0) { total, cell in if case .integer(let v) = cell { total + Int(v) } else { total } } == on.results.summary.requests)
+        #expect(on.results.hourly!.column("requests").reduce(0) { total, cell in if case .integer(let v) = cell { total + Int(v) } else { total } } == on.results.summary.requests)
     }
 }

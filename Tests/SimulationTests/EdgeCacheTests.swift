@@ -81,12 +81,12 @@ import Testing
         let one = try run(clients: 4_000, edges: 7, indexMaxAge: 120, packageMaxAge: 3_600, threads: 1, packages: shared).0.results()
         let three = try run(clients: 4_000, edges: 7, indexMaxAge: 120, packageMaxAge: 3_600, threads: 3, packages: shared).0.results()
         #expect(one.summary == three.summary)
-        #expect(one.hourly.rows == three.hourly.rows)
+        #expect(one.hourly!.rows == three.hourly!.rows)
         let off = try run(clients: 4_000, edges: 0, indexMaxAge: 120, packageMaxAge: 3_600, threads: 2, packages: shared).0.results()
         var withoutCDN = one.summary
         withoutCDN.cdn = nil
         #expect(off.summary.cdn == nil && withoutCDN == off.summary)
-        #expect(off.hourly.columns == Array(one.hourly.columns.prefix(off.hourly.columns.count)))
-        #expect(one.hourly.columns.contains("origin_bytes") && !off.hourly.columns.contains("origin_bytes"))
+        #expect(off.hourly!.columns == Array(one.hourly!.columns.prefix(off.hourly!.columns.count)))
+        #expect(one.hourly!.columns.contains("origin_bytes") && !off.hourly!.columns.contains("origin_bytes"))
     }
 }
