@@ -2,7 +2,7 @@
 office room, "measurement section" (one device advertising at a time at a fixed distance from
 a Raspberry Pi that received), as one small CSV in the form of ../rss-smartphone/: a row per
 sender and distance with the number of BLE adverts heard and their mean and standard deviation
-of raw RSSI. No one carried the devices, so the placements are "none".
+of raw RSSI. The devices stood at fixed distances (no one is described holding them): placements "none".
 
 Reads data/office/measurement_section/{iPhone,OnePlus,Pi}.csv from the folder given (default:
 the current one, a checkout of that repository) and writes rssi-by-distance.csv beside this script.
