@@ -2,21 +2,22 @@ import Foundation
 import GSL
 
 /// Maximum-likelihood fit of an indoor layer's path-loss exponent n and shadowing σ_S to mean
-/// RSSI measured between two phones at known distances, in groups that share a placement pair
-/// and a receiving phone (Scenarios/data/rss-smartphone/). Each row's negated mean RSSI is, in
+/// RSSI measured between devices at known distances, in groups that share a placement pair and
+/// a sender (Scenarios/data/rss-smartphone/, office-ble/). Each row's negated mean RSSI is, in
 /// the channel model,
 ///
 ///     −RSSI = c_g + 10·n·log₁₀(d) + B·[body] + S
 ///
 /// with one free offset c_g per group. The offset takes up what the data cannot separate: the
 /// attenuation at 1 m A₁, the environment's extra loss L_env, the group's placement losses and
-/// the two phones' uncalibrated Tx power and RSSI offset. So L_env is not fitted; n comes from
+/// the two devices' uncalibrated Tx power and RSSI offset. So L_env is not fitted; n comes from
 /// how RSSI falls with distance inside each group and σ_S from the scatter about the group's line.
-/// The body-blocking mixture is `base`'s (for phones people carry); a row's variance is σ_S² plus its mean's own
-/// (sd² / adverts). Fitted by GSL's Nelder–Mead simplex, standard errors from the curvature.
+/// The body-blocking mixture is `base`'s (for phones people carry); a row's variance is σ_S²
+/// plus its mean's own (sd² / adverts). Fitted by GSL's Nelder–Mead simplex, standard errors
+/// from the curvature.
 public enum IndoorChannelFit {
     public struct Row: Sendable, Equatable {
-        /// Index of the row's group (placement pair and receiver) in 0..<groups.
+        /// Index of the row's group (placement pair and sender) in 0..<groups.
         public var group: Int
         public var metres: Double
         /// −(mean RSSI) in dB.
