@@ -13,44 +13,6 @@ struct RadioCommand: ParsableCommand {
         subcommands: [Calibrate.self, Tram.self, Fit.self]
     )
 
-    struct Fit: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Maximum-likelihood fit of the transport layer's channel (extra loss, path-loss exponent, shadowing) to the tram's attenuations.",
-            discussion: "Example: ensim radio fit --json > Results/studies/transport-fit.json"
-        )
-
-        @OptionGroup var tram: TramData
-
-        func run() throws {
-            let measurements = try tram.measurements()
-            let (data, json) = (tram.data, tram.json)
-            let pairs = TramStudy.fitPairs(measurements)
-            let base = RadioParameters.default
-            let r = TransportChannelFit.fit(pairs, base: base)
-            let transport = ContactLayer.transport.rawValue
-            let before = TransportChannelFit.logLikelihood(pairs, base: base, environmentLoss: base.environmentLoss[transport],
-                                                           exponent: base.pathLossExponent[transport], sigma: base.shadowingSigma[transport])
-            if json {
-                let report: [String: Any] = [
-                    "data": data, "pairs": r.pairs, "measurements": measurements.count, "converged": r.converged,
-                    "environment_loss_db": r.environmentLoss, "path_loss_exponent": r.pathLossExponent, "shadowing_sigma_db": r.shadowingSigma,
-                    "standard_errors": ["environment_loss_db": r.standardErrors[0], "path_loss_exponent": r.standardErrors[1],
-                                        "shadowing_sigma_db": r.standardErrors[2]],
-                    "log_likelihood": r.logLikelihood, "log_likelihood_defaults": before,
-                    "defaults": ["environment_loss_db": base.environmentLoss[transport], "path_loss_exponent": base.pathLossExponent[transport],
-                                 "shadowing_sigma_db": base.shadowingSigma[transport]],
-                ]
-                print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
-                return
-            }
-            print("transport channel fitted to \(r.pairs) tram pairs (\(measurements.count - r.pairs) recorded nothing)\(r.converged ? "" : " (not converged)")")
-            print(String(format: "environment loss     %6.2f dB ± %.2f   (default %.2f)", r.environmentLoss, r.standardErrors[0], base.environmentLoss[transport]))
-            print(String(format: "path-loss exponent   %6.2f    ± %.2f   (default %.2f)", r.pathLossExponent, r.standardErrors[1], base.pathLossExponent[transport]))
-            print(String(format: "shadowing sigma      %6.2f dB ± %.2f   (default %.2f)", r.shadowingSigma, r.standardErrors[2], base.shadowingSigma[transport]))
-            print(String(format: "log-likelihood       %8.2f   (defaults: %.2f)", r.logLikelihood, before))
-        }
-    }
-
     struct Tram: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Leith & Farrell's Dublin tram experiment: the June 2020 detection rules on the measured and on ENSim's attenuations.",
@@ -174,10 +136,12 @@ extension ContactLayer: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.name) }
 }
 
-/// The tram measurements `ensim radio tram` and `ensim radio fit` read, and their output form.
+/// The tram measurements `ensim radio tram` reads, and its output form.
 struct TramData: ParsableArguments {
+    static let defaultPath = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+
     @Option(help: "The measurements (handset pairs, distances, minutes per attenuation band).")
-    var data = "Scenarios/data/dublin-tram/attenuation-minutes.csv"
+    var data = Self.defaultPath
 
     @Flag(help: "Print JSON.")
     var json = false

@@ -34,8 +34,8 @@ import Testing
     }
 
     @Test func smallMatricesInvert() {
-        let inverse = TransportChannelFit.invert([[4, 7], [2, 6]])!
+        let inverse = MaximumLikelihood.invert([[4, 7], [2, 6]])!
         #expect(abs(inverse[0][0] - 0.6) < 1e-12 && abs(inverse[0][1] + 0.7) < 1e-12 && abs(inverse[1][0] + 0.2) < 1e-12 && abs(inverse[1][1] - 0.4) < 1e-12)
-        #expect(TransportChannelFit.invert([[1, 2], [2, 4]]) == nil)
+        #expect(MaximumLikelihood.invert([[1, 2], [2, 4]]) == nil)
     }
 }

@@ -42,6 +42,28 @@ import Testing
         #expect(both.status != 0 && both.stderr.contains("--seed and --scenario"))
     }
 
+    /// An indoor layer is fitted to the RSSI files; a corrupt one stops the command with one line naming it.
+    @Test func indoorFitReadsTheRSSIFilesAndRefusesACorruptOne() throws {
+        let r = try EnsimProcess.run(["radio", "fit", "--layer", "workplace", "--data", "Scenarios/data/rss-smartphone/rssi-by-distance.csv",
+                                      "--data", "Scenarios/data/office-ble/rssi-by-distance.csv", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(report["layer"] as? String == "workplace" && (report["groups"] as! [Any]).count == 15 && report["converged"] as? Bool == true)
+        let exponent = report["path_loss_exponent"] as! Double, sigma = report["shadowing_sigma_db"] as! Double
+        #expect(exponent > 0 && exponent < 6 && sigma >= 0 && sigma < 30)
+        #expect((report["log_likelihood"] as! Double) >= (report["log_likelihood_defaults"] as! Double))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-fit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad.csv")
+        try "placements,sender,metres,adverts,mean_rssi_dbm,sd_rssi_dbm\nhand-hand,A,one,200,-70,4\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try EnsimProcess.run(["radio", "fit", "--layer", "workplace", "--data", bad.path])
+        #expect(refused.status != 0 && refused.stderr.contains("\(bad.path):2: expected placements"))
+        #expect(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(refused.stderr)")
+        let two = try EnsimProcess.run(["radio", "fit", "--data", bad.path, "--data", bad.path])
+        #expect(two.status != 0 && two.stderr.contains("--layer transport fits one file"))
+    }
+
     @Test func unknownLayerIsRejected() throws {
         let r = try EnsimProcess.run(["radio", "calibrate", "--layer", "bus"])
         #expect(r.status != 0)

@@ -63,45 +63,8 @@ public enum TransportChannelFit {
         }
         let best = Minimize.nelderMead(start: [0, 1, 5], step: [2, 0.5, 2], tolerance: 1e-7, maxIterations: 20_000, negative)
         let estimate = [best.x[0], best.x[1], abs(best.x[2])]
-        let errors = standardErrors(at: estimate) { -logLikelihood(pairs, base: base, environmentLoss: $0[0], exponent: $0[1], sigma: $0[2]) }
+        let errors = MaximumLikelihood.standardErrors(at: estimate) { -logLikelihood(pairs, base: base, environmentLoss: $0[0], exponent: $0[1], sigma: $0[2]) }
         return Result(environmentLoss: estimate[0], pathLossExponent: estimate[1], shadowingSigma: estimate[2], standardErrors: errors,
                       logLikelihood: -best.value, pairs: pairs.count, converged: best.converged)
-    }
-
-    /// Square roots of the diagonal of the inverse Hessian of `f` at `x` (central differences).
-    static func standardErrors(at x: [Double], _ f: ([Double]) -> Double) -> [Double] {
-        let n = x.count, h = 1e-3
-        var hessian = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
-        func at(_ deltas: [(Int, Double)]) -> Double {
-            var y = x
-            for (i, d) in deltas { y[i] += d }
-            return f(y)
-        }
-        for i in 0..<n {
-            for j in i..<n {
-                let v = (at([(i, h), (j, h)]) - at([(i, h), (j, -h)]) - at([(i, -h), (j, h)]) + at([(i, -h), (j, -h)])) / (4 * h * h)
-                hessian[i][j] = v
-                hessian[j][i] = v
-            }
-        }
-        guard let inverse = Self.invert(hessian) else { return Array(repeating: .nan, count: n) }
-        return (0..<n).map { inverse[$0][$0] > 0 ? inverse[$0][$0].squareRoot() : .nan }
-    }
-
-    /// Gauss–Jordan inverse of a small matrix; nil if singular.
-    static func invert(_ m: [[Double]]) -> [[Double]]? {
-        let n = m.count
-        var a = m.enumerated().map { i, row in row + (0..<n).map { $0 == i ? 1.0 : 0 } }
-        for c in 0..<n {
-            guard let p = (c..<n).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-12 else { return nil }
-            a.swapAt(c, p)
-            let pivot = a[c][c]
-            a[c] = a[c].map { $0 / pivot }
-            for r in 0..<n where r != c {
-                let factor = a[r][c]
-                a[r] = zip(a[r], a[c]).map { $0 - factor * $1 }
-            }
-        }
-        return a.map { Array($0[n...]) }
     }
 }
