@@ -13,14 +13,19 @@ public enum Proportion {
     }
 
     /// Beta quantile. `gsl_cdf_beta_Pinv` fails to converge (NaN) for large parameters,
-    /// e.g. 37,000 successes in 100,000 trials; then bisect on the robust `gsl_cdf_beta_P`.
+    /// e.g. 37,000 successes in 100,000 trials; then bisect on `gsl_cdf_beta_P`, which itself is
+    /// NaN near the mean when the parameters are tens of millions (20 M successes in 54 M
+    /// trials): there the beta is normal to many digits, so its normal approximation decides.
     static func betaQuantile(_ q: Double, _ a: Double, _ b: Double) -> Double {
         let direct = gsl_cdf_beta_Pinv(q, a, b)
         if direct.isFinite { return direct }
+        let mean = a / (a + b), sd = (a * b / ((a + b) * (a + b) * (a + b + 1))).squareRoot()
         var lo = 0.0, hi = 1.0
         for _ in 0..<200 where hi - lo > 1e-15 {
             let mid = (lo + hi) / 2
-            if gsl_cdf_beta_P(mid, a, b) < q { lo = mid } else { hi = mid }
+            var p = gsl_cdf_beta_P(mid, a, b)
+            if !p.isFinite { p = gsl_cdf_ugaussian_P((mid - mean) / sd) }
+            if p < q { lo = mid } else { hi = mid }
         }
         return (lo + hi) / 2
     }

@@ -35,6 +35,19 @@ import Testing
         #expect(abs(big.lower - (0.37 - 1.959964 * se)) < 1e-4)
         #expect(abs(big.upper - (0.37 + 1.959964 * se)) < 1e-4)
         #expect(Proportion.betaQuantile(0.975, 37_001, 63_000) > 0.37)
+        // Tens of millions of trials (a national run's adverts), where GSL's beta CDF is NaN near
+        // the mean: the interval still brackets the estimate, at the normal approximation's width.
+        for (x, n) in [(20_000_000, 54_000_000), (3, 100_000_000), (99_999_990, 100_000_000)] {
+            let ci = Proportion.clopperPearson(successes: x, trials: n)
+            let p = Double(x) / Double(n), wilson = Proportion.wilson(successes: x, trials: n)
+            #expect(ci.lower <= p && p <= ci.upper, "\(x) of \(n): \(ci)")
+            if x > 1_000 && n - x > 1_000 {
+                let se = (p * (1 - p) / Double(n)).squareRoot()
+                #expect(abs(ci.lower - (p - 1.959964 * se)) < 0.01 * se && abs(ci.upper - (p + 1.959964 * se)) < 0.01 * se)
+            } else {
+                #expect(ci.upper > wilson.lower && ci.lower < wilson.upper)
+            }
+        }
     }
 
     /// The interval for N behind x ~ Binomial(N, p) is exactly the N with x in neither 2.5% tail.
