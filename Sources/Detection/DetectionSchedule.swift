@@ -17,12 +17,42 @@ public struct DetectionSchedule: Sendable, Equatable {
     /// Most detections per phone and UTC day; 0: no limit.
     public var maxPerUTCDay = 0
 
-    public init(minIntervalSeconds: Int64 = 0, maxPerUTCDay: Int = 0) {
-        self.minIntervalSeconds = minIntervalSeconds
-        self.maxPerUTCDay = maxPerUTCDay
+    /// Per-platform overrides of the two values above; −1: the value above.
+    public var ios = PlatformLimits()
+    public var android = PlatformLimits()
+
+    /// One platform's overrides (`app.detection.schedule.ios`, `.android`); −1 keeps the shared value.
+    public struct PlatformLimits: Sendable, Equatable {
+        public var minIntervalSeconds: Int64 = -1
+        public var maxPerUTCDay = -1
+
+        public init(minIntervalSeconds: Int64 = -1, maxPerUTCDay: Int = -1) {
+            self.minIntervalSeconds = minIntervalSeconds
+            self.maxPerUTCDay = maxPerUTCDay
+        }
+
+        public var isSet: Bool { minIntervalSeconds >= 0 || maxPerUTCDay >= 0 }
     }
 
-    public var isActive: Bool { minIntervalSeconds > 0 || maxPerUTCDay > 0 }
+    public init(minIntervalSeconds: Int64 = 0, maxPerUTCDay: Int = 0, ios: PlatformLimits = .init(), android: PlatformLimits = .init()) {
+        self.minIntervalSeconds = minIntervalSeconds
+        self.maxPerUTCDay = maxPerUTCDay
+        self.ios = ios
+        self.android = android
+    }
+
+    /// Whether a platform overrides a value: the summary then counts each platform apart.
+    public var isPerPlatform: Bool { ios.isSet || android.isSet }
+
+    /// The least interval and the most detections a day of one platform's phones (0: none).
+    public func limits(isIOS: Bool) -> (minIntervalSeconds: Int64, maxPerUTCDay: Int) {
+        let own = isIOS ? ios : android
+        return (own.minIntervalSeconds >= 0 ? own.minIntervalSeconds : minIntervalSeconds, own.maxPerUTCDay >= 0 ? own.maxPerUTCDay : maxPerUTCDay)
+    }
+
+    public var isActive: Bool {
+        [true, false].contains { limits(isIOS: $0).minIntervalSeconds > 0 || limits(isIOS: $0).maxPerUTCDay > 0 }
+    }
 }
 
 /// What the schedule did over a run (summary.json `detection.schedule`, present only when a
@@ -40,11 +70,31 @@ public struct DetectionScheduleSummary: Equatable, Sendable, Encodable {
     public var meanHoursHeld: Double
     /// Files fetched but not yet detected when the run ended.
     public var filesPendingAtEnd: Int64
+    /// The same per platform, only when a platform overrides the schedule (nil is not encoded).
+    public var ios: DetectionScheduleSummary.Platform?
+    public var android: DetectionScheduleSummary.Platform?
+
+    /// One platform's schedule and counts.
+    public struct Platform: Equatable, Sendable, Encodable {
+        public var minIntervalSeconds: Int64
+        public var maxPerUTCDay: Int
+        public var detections: Int64
+        public var filesDetected: Int64
+        public var filesHeld: Int64
+        public var meanHoursHeld: Double
+        public var filesPendingAtEnd: Int64
+
+        package enum CodingKeys: String, CodingKey {
+            case minIntervalSeconds = "min_interval_s", maxPerUTCDay = "max_per_utc_day", detections
+            case filesDetected = "files_detected", filesHeld = "files_held", meanHoursHeld = "mean_hours_held"
+            case filesPendingAtEnd = "files_pending_at_end"
+        }
+    }
 
     package enum CodingKeys: String, CodingKey {
         case minIntervalSeconds = "min_interval_s", maxPerUTCDay = "max_per_utc_day", detections
         case filesDetected = "files_detected", filesHeld = "files_held", meanHoursHeld = "mean_hours_held"
-        case filesPendingAtEnd = "files_pending_at_end"
+        case filesPendingAtEnd = "files_pending_at_end", ios, android
     }
 }
 
@@ -61,19 +111,36 @@ package struct DetectionScheduleQueue {
     private var lastDetection: [Int32: SimTime] = [:]
     /// Per phone: UTC day number of its last detection and detections that day.
     private var detectionsOfDay: [Int32: (day: Int64, count: Int)] = [:]
-    package private(set) var detections: Int64 = 0
-    package private(set) var filesDetected: Int64 = 0
-    package private(set) var filesHeld: Int64 = 0
-    package private(set) var secondsHeld: Int64 = 0
+    private let isIOS: [Bool]
+    /// Counts per platform, indexed by `platform(_:)` (0 Android, 1 iOS).
+    private var counts = [Counts](repeating: Counts(), count: 2)
     /// The detections of the last `release`, ordered by (time, phone): Immuni's analytics counts
     /// these, not every check, when a schedule is set.
     package private(set) var lastRuns: [CheckSession] = []
 
-    package init(schedule: DetectionSchedule) {
-        self.schedule = schedule
+    private struct Counts {
+        var detections: Int64 = 0, filesDetected: Int64 = 0, filesHeld: Int64 = 0, secondsHeld: Int64 = 0
     }
 
+    /// - Parameter isIOS: OS of each app phone (PhoneFleet order), for per-platform schedules;
+    ///   phones beyond it count as Android.
+    package init(schedule: DetectionSchedule, isIOS: [Bool] = []) {
+        self.schedule = schedule
+        self.isIOS = isIOS
+    }
+
+    private func platform(_ phone: Int32) -> Int { Int(phone) < isIOS.count && isIOS[Int(phone)] ? 1 : 0 }
+
+    package var detections: Int64 { counts[0].detections + counts[1].detections }
+    package var filesDetected: Int64 { counts[0].filesDetected + counts[1].filesDetected }
+    package var filesHeld: Int64 { counts[0].filesHeld + counts[1].filesHeld }
+    package var secondsHeld: Int64 { counts[0].secondsHeld + counts[1].secondsHeld }
+
     package var filesPending: Int64 { Int64(pending.values.reduce(0) { $0 + $1.count }) }
+
+    private func filesPending(platform: Int) -> Int64 {
+        Int64(pending.reduce(0) { $0 + (self.platform($1.key) == platform ? $1.value.count : 0) })
+    }
 
     /// The files detected among `downloads` (a day's, any order) and those held from earlier,
     /// re-timed to their detection, ordered by (phone, time, package). `checks`: the day's
@@ -99,9 +166,9 @@ package struct DetectionScheduleQueue {
                 lastRuns.append(CheckSession(phone: phone, at: t))
                 for d in held.sorted(by: { $0.package < $1.package }) {
                     out.append(PackageDownload(phone: phone, package: d.package, at: t))
-                    if d.at < t { filesHeld += 1; secondsHeld += t - d.at }
+                    if d.at < t { counts[platform(phone)].filesHeld += 1; counts[platform(phone)].secondsHeld += t - d.at }
                 }
-                filesDetected += Int64(held.count)
+                counts[platform(phone)].filesDetected += Int64(held.count)
                 held.removeAll()
             }
             held += fetched[next...]
@@ -112,14 +179,15 @@ package struct DetectionScheduleQueue {
     }
 
     private func isDue(phone: Int32, at t: SimTime) -> Bool {
-        if schedule.minIntervalSeconds > 0, let last = lastDetection[phone], t - last < schedule.minIntervalSeconds { return false }
-        if schedule.maxPerUTCDay > 0, let today = detectionsOfDay[phone], today.day == SimClock.dayNumber(t),
-           today.count >= schedule.maxPerUTCDay { return false }
+        let limits = schedule.limits(isIOS: platform(phone) == 1)
+        if limits.minIntervalSeconds > 0, let last = lastDetection[phone], t - last < limits.minIntervalSeconds { return false }
+        if limits.maxPerUTCDay > 0, let today = detectionsOfDay[phone], today.day == SimClock.dayNumber(t),
+           today.count >= limits.maxPerUTCDay { return false }
         return true
     }
 
     private mutating func noteDetection(phone: Int32, at t: SimTime) {
-        detections += 1
+        counts[platform(phone)].detections += 1
         lastDetection[phone] = t
         let day = SimClock.dayNumber(t)
         let count = detectionsOfDay[phone].map { $0.day == day ? $0.count : 0 } ?? 0
@@ -131,6 +199,16 @@ package struct DetectionScheduleQueue {
         return DetectionScheduleSummary(minIntervalSeconds: schedule.minIntervalSeconds, maxPerUTCDay: schedule.maxPerUTCDay,
                                         detections: detections, filesDetected: filesDetected, filesHeld: filesHeld,
                                         meanHoursHeld: filesDetected > 0 ? Double(secondsHeld) / 3_600 / Double(filesDetected) : 0,
-                                        filesPendingAtEnd: filesPending)
+                                        filesPendingAtEnd: filesPending,
+                                        ios: schedule.isPerPlatform ? platformSummary(1) : nil,
+                                        android: schedule.isPerPlatform ? platformSummary(0) : nil)
+    }
+
+    private func platformSummary(_ platform: Int) -> DetectionScheduleSummary.Platform {
+        let c = counts[platform], limits = schedule.limits(isIOS: platform == 1)
+        return .init(minIntervalSeconds: limits.minIntervalSeconds, maxPerUTCDay: limits.maxPerUTCDay, detections: c.detections,
+                     filesDetected: c.filesDetected, filesHeld: c.filesHeld,
+                     meanHoursHeld: c.filesDetected > 0 ? Double(c.secondsHeld) / 3_600 / Double(c.filesDetected) : 0,
+                     filesPendingAtEnd: filesPending(platform: platform))
     }
 }

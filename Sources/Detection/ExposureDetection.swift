@@ -56,8 +56,8 @@ public final class ExposureDetection {
     /// Files waiting for the phone's next scheduled detection (`parameters.schedule`).
     package private(set) var scheduled: DetectionScheduleQueue
 
-    /// - Parameter appPhoneIsIOS: OS of each app phone, for the per-platform key-file limit
-    ///   (empty: all count as Android; only read when a limit is set).
+    /// - Parameter appPhoneIsIOS: OS of each app phone, for the per-platform key-file limit and
+    ///   detection schedule (empty: all count as Android; only read when a limit or schedule is set).
     public init(parameters: DetectionParameters, start: SimTime, appPhoneOwners: [Int32], threads: Int, appPhoneIsIOS: [Bool] = []) {
         self.parameters = parameters
         self.start = start
@@ -65,7 +65,7 @@ public final class ExposureDetection {
         self.threads = threads
         maxDownloaded = Array(repeating: -1, count: appPhoneOwners.count)
         keyFiles = KeyFileQueue(limit: parameters.keyFileRateLimit, isIOS: appPhoneIsIOS)
-        scheduled = DetectionScheduleQueue(schedule: parameters.schedule)
+        scheduled = DetectionScheduleQueue(schedule: parameters.schedule, isIOS: appPhoneIsIOS)
     }
 
     package var startDayNumber: Int64 { SimClock.dayNumber(start) }

@@ -106,6 +106,8 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
     package private(set) var batch = P6RxBatch()
     private var heard: [P6RxRecord] = []
     private let lossStream: RandomStream
+    private let radioFamily: StreamFamily
+    private let reciprocalFamily: StreamFamily
     private let stream: RandomStream
     /// Per sender, its epoch restarted every `framesPerCheckpoint` frames (IEC = that frame's code),
     /// so a contact late in the day does not replay the HMAC chain from midnight.
@@ -116,6 +118,8 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         self.day = day
         self.phones = phones
         lossStream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
+        radioFamily = StreamFamily(seed: day.seed, stream: "radio")
+        reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
         stream = RandomStream(seed: day.seed, stream: "p6-radio", generator: .taus2)
     }
 
@@ -146,9 +150,9 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         let sessions = relayed ?? phones.sessions[sender]
         let end = contact.start + Int64(contact.duration)
         guard sessions.contains(where: { $0.lowerBound < end && $0.upperBound > contact.start }) else { return }
-        lossStream.reseed(StreamKey(seed: day.seed, stream: "radio", index: key))
-        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(lossFrom ?? sender) + day.radios.error(receiver),
-                                         placements: day.placements, stream: lossStream)
+        // The same losses as GAEN's radio draws for this direction (shared by both with `reciprocal_shadowing`).
+        let loss = day.contactLoss(layer: contact.layer, calibrationError: day.radios.error(lossFrom ?? sender) + day.radios.error(receiver),
+                                   directionKey: key, stream: lossStream, directionFamily: radioFamily, contactFamily: reciprocalFamily)
         stream.reseed(StreamKey(seed: day.seed, stream: streamName, index: key))
         heard.removeAll(keepingCapacity: true)
         P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),

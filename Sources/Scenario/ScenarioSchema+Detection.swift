@@ -77,12 +77,33 @@ extension ScenarioSchema {
                 Most exposure detections per phone and UTC day; 0: no limit. CWA 1.0–1.6 on Android: 1 (cwa-app-ios#1515); \
                 CWA 1.7+: 6 on Wi-Fi, 1 on mobile data (cwa-website#628).
                 """),
+            .section("ios", platformSchedule(\S.detection.schedule.ios, "iPhones"), doc: """
+                iPhones' own schedule; a key left at −1 keeps the shared value. CWA 1.0–1.6 on iOS: min_interval_s 86400 \
+                (24 h after the last check, cwa-app-ios#1515).
+                """),
+            .section("android", platformSchedule(\S.detection.schedule.android, "Android phones"), doc: """
+                Android phones' own schedule; a key left at −1 keeps the shared value. CWA 1.0–1.6 on Android: \
+                max_per_utc_day 1 (once per UTC day at the earliest chance, cwa-app-ios#1515).
+                """),
         ], doc: """
             When the app runs exposure detection: at a successful check, if it holds fetched files and the schedule allows \
             (summary detection.schedule counts detections and held files). Off by default: detection at every check that \
             fetched files, outputs as before.
             """),
     ]
+
+    /// One platform's overrides of the detection schedule (−1: the shared value).
+    static func platformSchedule(_ path: Field.Path<DetectionSchedule.PlatformLimits>, _ phones: String) -> [Field] {
+        [
+            .integer("min_interval_s", range: -1...604_800, unit: "seconds", doc: """
+                Least time between two exposure detections of one of the \(phones); −1 (default): min_interval_s above.
+                """, get: { $0[keyPath: path].minIntervalSeconds }, set: { $0[keyPath: path].minIntervalSeconds = $1 }),
+            .integer("max_per_utc_day", range: -1...1_000, unit: "detections/day", doc: """
+                Most exposure detections per UTC day of one of the \(phones); −1 (default): max_per_utc_day above. The \
+                summary's detection.schedule then counts each platform apart (ios, android).
+                """, get: { Int64($0[keyPath: path].maxPerUTCDay) }, set: { $0[keyPath: path].maxPerUTCDay = Int(clamping: $1) }),
+        ]
+    }
 
     static let gaenV1: [Field] = [
         .section("attenuation_level_values", levels(v1AttenuationLevels, \S.detection.v1.attenuationLevelValues,

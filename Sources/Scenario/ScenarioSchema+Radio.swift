@@ -14,8 +14,12 @@ extension ScenarioSchema {
         if lo > hi { return "rpi_rotation_min_minutes (\(lo)) must not exceed rpi_rotation_max_minutes (\(hi))" }
         if r.advertIntervalMinMs > r.advertIntervalMaxMs { return "advert_interval_min_ms must not exceed advert_interval_max_ms" }
         let (window, period) = (r.scanWindowSeconds, Double(r.scanPeriodSeconds))
-        return window < period ? nil
-            : "scan_window_s (\(ValueTree.format(window))) must be shorter than scan_period_s (\(ValueTree.format(period)))"
+        if window >= period { return "scan_window_s (\(ValueTree.format(window))) must be shorter than scan_period_s (\(ValueTree.format(period)))" }
+        let shortest = r.scanPeriodSeconds - r.androidScanIntervalRandomRangeSeconds
+        return Double(shortest) > window ? nil : """
+            android_scan_interval_random_range_s (\(r.androidScanIntervalRandomRangeSeconds)) leaves a shortest interval of \(shortest) s, \
+            not longer than scan_window_s (\(ValueTree.format(window)))
+            """
     }
 
     /// Android models by their index in `RadioParameters.deviceModels` (iPhones are the reference).
@@ -47,6 +51,13 @@ extension ScenarioSchema {
                 doc: "Length of a scan window (Android default 4 s)."),
         .integer("scan_period_s", \S.radio.scanPeriodSeconds, range: 10...3600, unit: "seconds",
                  doc: "Time between scan windows (Android default 300 s); each phone scans at its own phase."),
+        .integer("android_scan_interval_random_range_s", \S.radio.androidScanIntervalRandomRangeSeconds, range: 0...3_599,
+                 unit: "seconds", doc: """
+                    Android phones scan every scan_period_s minus a uniform 0…this many seconds, drawn per scan from the phone's \
+                    own stream of the day; iPhones keep the fixed period. GAEN on Android: 90, so every 210–300 s \
+                    (google/exposure-notifications-internals, ContactTracingFeature.scanIntervalRandomRangeSeconds, \
+                    BleScannerImpl.getScanInterval). 0 (default): every phone at the fixed period, outputs as before.
+                    """),
         .number("attenuation_at_1m_db", \S.radio.attenuationAt1m, range: 0...120, unit: "dB",
                 doc: "Attenuation at 1 m in line of sight between calibrated phones (free space at 2.44 GHz: 40.2 dB)."),
         .section("path_loss_exponent", perLayer(\S.radio.pathLossExponent, range: 0...6, unit: nil,
@@ -56,8 +67,14 @@ extension ScenarioSchema {
                      tram measurements (a metal box where attenuation follows distance poorly).
                      """),
         .section("shadowing_sigma_db", perLayer(\S.radio.shadowingSigma, range: 0...30, unit: "dB",
-                                                doc: "Log-normal shadowing σ, drawn once per contact and direction"),
+                                                doc: "Log-normal shadowing σ, drawn once per contact and direction, or per contact with reciprocal_shadowing"),
                  doc: "Shadowing σ per contact layer."),
+        .boolean("reciprocal_shadowing", \S.radio.reciprocalShadowing, doc: """
+            The two directions of a contact share one draw of placements, body blocking and shadowing: the path between two \
+            phones is the same both ways (radio channel reciprocity). Each direction keeps its own scans and per-advert \
+            fading; the calibration errors of the two phones add up the same either way. false (default): each direction \
+            draws its own, outputs as before.
+            """),
         .section("environment_loss_db", perLayer(\S.radio.environmentLoss, range: -30...60, unit: "dB",
                                                  doc: "Extra loss of the environment, added to every contact in it"),
                  doc: """

@@ -66,3 +66,39 @@ import Testing
                     .contains("app.detection.schedule.min_interval_s: -5 is out of range; expected an integer from 0 to 604800") == true)
     }
 }
+
+/// Issue 19's opt-in keys: per-platform detection schedules and the radio's fidelity options.
+@Suite struct FidelityScenarioKeyTests {
+    func settings(_ yaml: String) throws -> SimulationConfig {
+        SimulationConfig(scenario: try ScenarioLoader.parse(yaml: yaml, file: "s.yaml", defaultName: "s"), threads: 1)
+    }
+
+    @Test func perPlatformScheduleKeysOverrideTheSharedValues() throws {
+        let off = try settings("")
+        #expect(off.detection.schedule.ios == .init() && !off.detection.schedule.isPerPlatform)
+        let c = try settings("""
+            app:
+              detection:
+                schedule:
+                  min_interval_s: 14400
+                  ios:
+                    min_interval_s: 86400
+                  android:
+                    max_per_utc_day: 1
+            """)
+        let s = c.detection.schedule
+        #expect(s.isPerPlatform && s.limits(isIOS: true) == (86_400, 0) && s.limits(isIOS: false) == (14_400, 1))
+        #expect(problems("app:\n  detection:\n    schedule:\n      ios:\n        max_per_utc_day: -2\n").first?
+                    .contains("app.detection.schedule.ios.max_per_utc_day: -2 is out of range; expected an integer from -1 to 1000") == true)
+    }
+
+    @Test func radioFidelityKeysAreReadAndChecked() throws {
+        let off = try settings("")
+        #expect(!off.radio.reciprocalShadowing && off.radio.androidScanIntervalRandomRangeSeconds == 0)
+        let c = try settings("radio:\n  reciprocal_shadowing: true\n  android_scan_interval_random_range_s: 90\n")
+        #expect(c.radio.reciprocalShadowing && c.radio.androidScanIntervalRandomRangeSeconds == 90 && c.radio.validate().isEmpty)
+        // The shortest interval must stay longer than a scan window.
+        #expect(problems("radio:\n  scan_period_s: 60\n  scan_window_s: 10\n  android_scan_interval_random_range_s: 50\n")
+                    .contains { $0.contains("leaves a shortest interval of 10 s") })
+    }
+}

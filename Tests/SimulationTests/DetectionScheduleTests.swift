@@ -55,3 +55,50 @@ import Testing
         #expect(off.release(fetched, checks: []) == fetched && off.summary == nil && off.detections == 0)
     }
 }
+
+/// Per-platform schedules (`app.detection.schedule.ios`, `.android`).
+@Suite struct PerPlatformDetectionScheduleTests {
+    let midnight: SimTime = 18_500 * SimDuration.day
+    let hour: SimTime = 3_600
+
+    /// Phone 0 is an iPhone, phone 1 an Android phone; each fetches a file every hour 1…23 and checks hourly.
+    func run(_ schedule: DetectionSchedule) -> (DetectionScheduleQueue, [PackageDownload]) {
+        var queue = DetectionScheduleQueue(schedule: schedule, isIOS: [true, false])
+        let fetched = (0..<2).flatMap { phone in (1...23).map { PackageDownload(phone: Int32(phone), package: Int($0), at: midnight + $0 * hour) } }
+        let out = queue.release(fetched, checks: [])
+        return (queue, out)
+    }
+
+    @Test func eachPlatformGetsItsOwnLimits() throws {
+        // iPhones every 8 hours (shared value), Android phones once a UTC day (their own).
+        let schedule = DetectionSchedule(minIntervalSeconds: 8 * 3_600, android: .init(minIntervalSeconds: 0, maxPerUTCDay: 1))
+        #expect(schedule.limits(isIOS: true) == (8 * 3_600, 0) && schedule.limits(isIOS: false) == (0, 1))
+        let (queue, out) = run(schedule)
+        let ios = out.filter { $0.phone == 0 }, android = out.filter { $0.phone == 1 }
+        #expect(Set(ios.map { ($0.at - midnight) / hour }) == [1, 9, 17])
+        #expect(android.map(\.package) == [1])
+        let summary = try #require(queue.summary)
+        let i = try #require(summary.ios), a = try #require(summary.android)
+        #expect(i.minIntervalSeconds == 8 * 3_600 && i.maxPerUTCDay == 0 && a.minIntervalSeconds == 0 && a.maxPerUTCDay == 1)
+        #expect(i.detections == 3 && a.detections == 1 && summary.detections == 4)
+        // iPhone: 17 files detected (1, 2–9, 10–17), 14 of them held; 6 still waiting, like Android's 22.
+        #expect(i.filesDetected == 17 && i.filesHeld == 14 && i.filesPendingAtEnd == 6)
+        #expect(a.filesDetected == 1 && a.filesHeld == 0 && a.filesPendingAtEnd == 22)
+        #expect(summary.filesDetected == i.filesDetected + a.filesDetected && summary.filesHeld == i.filesHeld + a.filesHeld)
+        #expect(summary.filesPendingAtEnd == 28)
+    }
+
+    /// Without overrides the summary has no per-platform blocks, and the queue acts as before.
+    @Test func withoutOverridesNothingChanges() throws {
+        let shared = DetectionSchedule(minIntervalSeconds: 4 * 3_600)
+        let (queue, out) = run(shared)
+        var unsplit = DetectionScheduleQueue(schedule: shared)
+        let fetched = (0..<2).flatMap { phone in (1...23).map { PackageDownload(phone: Int32(phone), package: Int($0), at: midnight + $0 * hour) } }
+        #expect(unsplit.release(fetched, checks: []) == out)
+        let summary = try #require(queue.summary)
+        #expect(summary.ios == nil && summary.android == nil && summary == unsplit.summary)
+        // An override equal to "none" for both platforms switches the schedule off.
+        #expect(!DetectionSchedule(ios: .init(minIntervalSeconds: 0), android: .init(maxPerUTCDay: 0)).isActive)
+        #expect(DetectionSchedule(ios: .init(maxPerUTCDay: 1)).isActive)
+    }
+}

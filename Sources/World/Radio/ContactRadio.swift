@@ -21,9 +21,10 @@ public enum ContactRadio {
         var segment = 0
         var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
         let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
-        var t = scans.firstInstant(atOrAfter: start)
-        while t < end {
-            defer { t += scans.period }
+        var scan = scans.firstScan(atOrAfter: start)
+        while scan.time < end {
+            let t = scan.time, sinceLast = scan.secondsSinceLastScan
+            defer { scan = scans.next(after: scan) }
             while t >= segmentEnd && segment + 1 < segments.count {
                 segment += 1
                 segmentEnd += Int64(segments[segment].seconds)
@@ -32,7 +33,7 @@ public enum ContactRadio {
             let adverts = Int(p.scanWindowSeconds * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound))
             if let scan = window(mean: mean, adverts: adverts, model: model, stream: stream) {
                 heard.append(HeardScan(time: t, typicalAttenuation: scan.typical, minimumAttenuation: scan.minimum,
-                                       secondsSinceLastScan: UInt16(clamping: scans.period)))
+                                       secondsSinceLastScan: UInt16(clamping: sinceLast)))
             }
         }
     }

@@ -13,6 +13,27 @@ package struct RadioDay: @unchecked Sendable {
     package let fleet: PhoneFleet
     package let radios: PhoneRadios
     package let availability: PhoneAvailability
+
+    /// The fixed losses of one direction of a contact (`directionKey`: the contact's key << 1 | direction),
+    /// leaving `stream` seeded from `directionFamily` at `directionKey` for the direction's own draws.
+    /// With `radio.reciprocal_shadowing` both directions take the same draw, from `contactFamily` at
+    /// the contact's key: the path between two phones is the same both ways (the calibration errors
+    /// of the two phones add up the same in either direction too). Otherwise each direction draws
+    /// its own first from its stream, the model before the option.
+    package func contactLoss(layer: ContactLayer, calibrationError: Double, directionKey: UInt64, stream: RandomStream,
+                             directionFamily: StreamFamily, contactFamily: StreamFamily) -> Double {
+        guard model.parameters.reciprocalShadowing else {
+            stream.reseed(directionFamily, index: directionKey)
+            return model.contactLoss(layer: layer, calibrationError: calibrationError, placements: placements, stream: stream)
+        }
+        stream.reseed(contactFamily, index: directionKey >> 1)
+        let loss = model.contactLoss(layer: layer, calibrationError: calibrationError, placements: placements, stream: stream)
+        stream.reseed(directionFamily, index: directionKey)
+        return loss
+    }
+
+    /// The stream family of the losses shared by both directions of a contact.
+    package static func reciprocalFamily(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "radio-reciprocal") }
 }
 
 /// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
@@ -54,7 +75,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let scratch: RandomStream
     private let deriver: BatchRPIDeriver
     private let radioFamily: StreamFamily
+    private let reciprocalFamily: StreamFamily
     private let scanFamily: StreamFamily
+    private let jitterFamily: StreamFamily
     private let rotationFamily: StreamFamily
     private var scanSchedules = DayCache<ScanSchedule>()
     private var rotations = DayCache<RPIRotationSchedule>()
@@ -65,7 +88,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
         deriver = try! BatchRPIDeriver(capacity: 1)
         radioFamily = StreamFamily(seed: day.seed, stream: "radio")
+        reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
         scanFamily = ScanSchedule.family(seed: day.seed)
+        jitterFamily = ScanSchedule.jitterFamily(seed: day.seed)
         rotationFamily = RPIRotationSchedule.family(seed: day.seed)
     }
 
@@ -77,13 +102,18 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     }
 
     private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
-        let day = self.day, scratch = self.scratch, scanFamily = self.scanFamily, rotationFamily = self.rotationFamily
-        stream.reseed(radioFamily, index: key)
-        let loss = day.model.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
-                                         placements: day.placements, stream: stream)
+        let day = self.day, scratch = self.scratch, scanFamily = self.scanFamily, jitterFamily = self.jitterFamily
+        let rotationFamily = self.rotationFamily
+        let loss = day.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
+                                   directionKey: key, stream: stream, directionFamily: radioFamily, contactFamily: reciprocalFamily)
         let scans = scanSchedules.value(key: UInt64(receiver)) {
-            ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                         period: day.model.parameters.scanPeriodSeconds, stream: scratch)
+            let p = day.model.parameters
+            guard p.androidScanIntervalRandomRangeSeconds > 0, day.radios.isAndroid(receiver) else {
+                return ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                                    period: p.scanPeriodSeconds, stream: scratch)
+            }
+            return ScanSchedule(jitterFamily: jitterFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                                period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
         }
         heard.removeAll(keepingCapacity: true)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,

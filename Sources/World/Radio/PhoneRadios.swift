@@ -27,5 +27,7 @@ package final class PhoneRadios: Sendable {
 
     package func txPower(_ phone: Int) -> Int8 { models[Int(modelOf[phone])].txPowerDBm }
 
+    package func isAndroid(_ phone: Int) -> Bool { models[Int(modelOf[phone])].os == .android }
+
     package func error(_ phone: Int) -> Double { calibrationError[Int(modelOf[phone])] }
 }

@@ -54,6 +54,13 @@ public struct RadioParameters: Sendable, Equatable {
     /// Scanning: a window of this length every period (Android's default: 4 s every 300 s).
     public var scanWindowSeconds: Double = 4
     public var scanPeriodSeconds: Int = 300
+    /// Android phones scan every `scanPeriodSeconds` minus a uniform 0…this many seconds, drawn per
+    /// scan (GAEN's `scanIntervalRandomRangeSeconds`, 90: every 210–300 s); iPhones keep the fixed
+    /// period. 0: every phone scans at the fixed period (default).
+    public var androidScanIntervalRandomRangeSeconds: Int = 0
+    /// Both directions of a contact share one draw of placements, body blocking and shadowing (the
+    /// path is the same both ways); false: each direction draws its own (default).
+    public var reciprocalShadowing = false
     /// Device models and their shares among phones of each OS.
     public var deviceModels: [DeviceModel] = DeviceModel.defaults
     /// RPI (and Bluetooth address) rotation interval bounds (minutes).
@@ -83,6 +90,10 @@ public struct RadioParameters: Sendable, Equatable {
         if rpiRotationMinMinutes > rpiRotationMaxMinutes { problems.append("rpi_rotation_min_minutes must not exceed rpi_rotation_max_minutes") }
         if !(clockSkewSDMinutes >= 0) || !(clockSkewMaxMinutes >= 0) { problems.append("clock_skew: minutes must not be negative") }
         if scanWindowSeconds <= 0 || Double(scanPeriodSeconds) <= scanWindowSeconds { problems.append("scan window must be positive and shorter than the scan period") }
+        let range = androidScanIntervalRandomRangeSeconds
+        if range < 0 || (range > 0 && Double(scanPeriodSeconds - range) <= scanWindowSeconds) {
+            problems.append("android_scan_interval_random_range_s: the shortest interval must stay longer than the scan window")
+        }
         return problems
     }
 }

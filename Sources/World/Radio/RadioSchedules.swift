@@ -3,11 +3,17 @@ import GAEN
 import GSL
 
 /// When a receiving phone scans: a window every `scanPeriodSeconds`, at a per-(phone, day)
-/// phase, so scans of different phones are not synchronised.
+/// phase, so scans of different phones are not synchronised. With a random range (Android's
+/// GAEN, `radio.android_scan_interval_random_range_s`) each interval is the period minus a
+/// uniform 0…range seconds, drawn per scan from the phone's own stream of the day.
 public struct ScanSchedule: Sendable {
     public let midnight: SimTime
     public let phase: Int64
     public let period: Int64
+    /// Jittered schedules only: the day's scan instants in seconds since midnight, ascending, from
+    /// the last scan before midnight (negative) to the first at or after the next midnight (later
+    /// scans follow every `period`). Empty: every `period` from `phase`.
+    public let jitteredOffsets: [Int32]
 
     public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, stream: RandomStream) {
         self.init(family: Self.family(seed: seed), phone: phone, dayIndex: dayIndex, midnight: midnight, period: period, stream: stream)
@@ -16,14 +22,76 @@ public struct ScanSchedule: Sendable {
     /// The stream family of the phases, for callers that build many schedules (hash the name once).
     public static func family(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "scan-phase") }
 
+    /// The stream family of jittered schedules (its own, so fixed schedules draw as before).
+    public static func jitterFamily(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "scan-jitter") }
+
     public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, stream: RandomStream) {
         stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
         self.midnight = midnight
         self.period = Int64(period)
         phase = Int64(stream.uniformInt(period))
+        jitteredOffsets = []
     }
 
-    /// The first scan instant at or after `start`.
+    /// A jittered schedule: intervals of `period` − U{0…`randomRange`} seconds (GAEN on Android:
+    /// `scanIntervalSeconds` 300 − `scanIntervalRandomRangeSeconds` 90, in BleScannerImpl.getScanInterval).
+    /// The day's first scan falls at a uniform point of the interval that spans midnight.
+    /// - Complexity: O(scans a day).
+    public init(jitterFamily: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, period: Int, randomRange: Int,
+                stream: RandomStream) {
+        precondition(randomRange >= 0 && randomRange < period, "the random range must be shorter than the period")
+        stream.reseed(jitterFamily, index: UInt64(phone) << 16 | UInt64(dayIndex))
+        self.midnight = midnight
+        self.period = Int64(period)
+        let interval = { Int32(period - stream.uniformInt(randomRange + 1)) }
+        let before = interval()
+        let first = Int32(stream.uniformInt(Int(before)))
+        phase = Int64(first)
+        var offsets = [first - before, first]
+        offsets.reserveCapacity(86_400 / (period - randomRange) + 3)
+        while offsets[offsets.count - 1] < 86_400 { offsets.append(offsets[offsets.count - 1] + interval()) }
+        jitteredOffsets = offsets
+    }
+
+    /// A scan instant and the seconds since the phone's previous scan (GAEN's `secondsSinceLastScan`).
+    public struct Scan: Sendable, Equatable {
+        public var time: SimTime
+        public var secondsSinceLastScan: Int64
+        fileprivate var index: Int
+    }
+
+    /// The first scan at or after `start`.
+    @inline(__always)
+    public func firstScan(atOrAfter start: SimTime) -> Scan {
+        guard !jitteredOffsets.isEmpty else { return Scan(time: firstInstant(atOrAfter: start), secondsSinceLastScan: period, index: 0) }
+        let second = start - midnight
+        var lo = 0, hi = jitteredOffsets.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int64(jitteredOffsets[mid]) < second { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < jitteredOffsets.count else {
+            let last = midnight + Int64(jitteredOffsets[jitteredOffsets.count - 1])
+            return Scan(time: last + (start - last + period - 1) / period * period, secondsSinceLastScan: period, index: lo)
+        }
+        return scan(at: lo)
+    }
+
+    /// The scan after `scan`.
+    @inline(__always)
+    public func next(after scan: Scan) -> Scan {
+        guard scan.index + 1 < jitteredOffsets.count else {
+            return Scan(time: scan.time + period, secondsSinceLastScan: period, index: scan.index + 1)
+        }
+        return self.scan(at: scan.index + 1)
+    }
+
+    private func scan(at i: Int) -> Scan {
+        let gap = i > 0 ? Int64(jitteredOffsets[i] - jitteredOffsets[i - 1]) : period
+        return Scan(time: midnight + Int64(jitteredOffsets[i]), secondsSinceLastScan: gap, index: i)
+    }
+
+    /// The first scan instant at or after `start` of a fixed schedule.
     @inline(__always)
     public func firstInstant(atOrAfter start: SimTime) -> SimTime {
         let first = midnight + phase
@@ -32,7 +100,13 @@ public struct ScanSchedule: Sendable {
 
     /// Scan instants in [start, end), in order.
     public func instants(from start: SimTime, to end: SimTime) -> [SimTime] {
-        Array(stride(from: firstInstant(atOrAfter: start), to: end, by: Int(period)))
+        var out: [SimTime] = []
+        var scan = firstScan(atOrAfter: start)
+        while scan.time < end {
+            out.append(scan.time)
+            scan = next(after: scan)
+        }
+        return out
     }
 }
 
