@@ -89,8 +89,10 @@ struct RadioCommand: ParsableCommand {
             discussion: "Example: ensim radio calibrate --layer transport --json > attenuation.json; python3 plot-scripts/plot_attenuation.py attenuation.json"
         )
 
-        @Option(help: "Contact layer (environment).")
-        var layer = ContactLayer.household
+        // Optional with the default in the help: ArgumentParser shows a raw-value enum's default as its number.
+        @Option(name: .customLong("layer"), help: "Contact layer (environment; default: household).")
+        var chosenLayer: ContactLayer?
+        var layer: ContactLayer { chosenLayer ?? .household }
 
         @Option(parsing: .unconditional, help: "Scan windows per distance.")
         var samples = 20_000

@@ -17,8 +17,10 @@ extension RadioCommand {
                 """
         )
 
-        @Option(help: "The layer whose channel is fitted.")
-        var layer = ContactLayer.transport
+        // Optional with the default in the help: ArgumentParser shows a raw-value enum's default as its number.
+        @Option(name: .customLong("layer"), help: "The layer whose channel is fitted (default: transport).")
+        var chosenLayer: ContactLayer?
+        var layer: ContactLayer { chosenLayer ?? .transport }
 
         @Option(help: """
             Measurements (default: \(TramData.defaultPath) for transport, \(Self.indoorDefault) otherwise); \

@@ -42,6 +42,17 @@ import Testing
         #expect(both.status != 0 && both.stderr.contains("--seed and --scenario"))
     }
 
+    /// The layer's default is shown by name (ArgumentParser would print a raw-value enum's number).
+    @Test func helpNamesTheDefaultLayer() throws {
+        // Help wraps lines: compare with the whitespace folded.
+        func help(_ command: String) throws -> String {
+            try EnsimProcess.run(["radio", command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        let calibrate = try help("calibrate"), fit = try help("fit")
+        #expect(calibrate.contains("default: household") && !calibrate.contains("(default: 0)"))
+        #expect(fit.contains("default: transport") && !fit.contains("(default: 4)"))
+    }
+
     /// An indoor layer is fitted to the RSSI files; a corrupt one stops the command with one line naming it.
     @Test func indoorFitReadsTheRSSIFilesAndRefusesACorruptOne() throws {
         let r = try EnsimProcess.run(["radio", "fit", "--layer", "workplace", "--data", "Scenarios/data/rss-smartphone/rssi-by-distance.csv",
