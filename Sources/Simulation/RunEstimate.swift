@@ -37,6 +37,11 @@ public struct RunEstimate: Sendable, Equatable {
         /// 8 B each, kept 14 days.
         public static let epidemicBytesPerPerson = 54.0
         public static let tracingBytesPerPerson = 3.4 * 8 * 14
+        /// Detection's key index on its busiest day: every RPI of the keys the phones fetched that
+        /// day (16 B, its key's slot, ≥ 2 hash slots: ~32 B), 14 keys an upload, and about 8 days of
+        /// the national uploads (phones catching up after days offline fetch older files):
+        /// 159 MB at 300 national uploads a day in `Scenarios/epidemic-national-sample.yaml` (heaptrack).
+        public static let keyIndexBytesPerNationalUploadPerDay = 14.0 * 144 * 32 * 8
         /// Runtime, buffers, tables.
         public static let fixedBytes = 60.0e6
         /// Allocator overhead and fragmentation over the stores' own bytes.
@@ -61,9 +66,16 @@ public struct RunEstimate: Sendable, Equatable {
         var bytes = Double(appPhones) * encounterBytes * min(days + 2, C.encounterDaysAtPeak)
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
+        bytes += config.health.nationalUploadsPerDay * C.keyIndexBytesPerNationalUploadPerDay
         if config.p6.enabled || config.retainsGroundTruth { bytes += Double(people) * C.allPairsBytesPerPersonDay * min(days, 21) }
-        if config.epidemic.enabled {
-            bytes += Double(people) * (C.epidemicBytesPerPerson + (config.epidemic.manualTracing.enabled ? C.tracingBytesPerPerson : 0))
+        let epidemicBytes = config.epidemic.enabled
+            ? Double(people) * (C.epidemicBytesPerPerson + (config.epidemic.manualTracing.enabled ? C.tracingBytesPerPerson : 0)) : 0
+        bytes += epidemicBytes
+        // The run is built (population, network, clients, epidemic state) before its counterfactual
+        // runs, and stays in memory beside it: Scenarios/epidemic-national-sample.yaml peaked at
+        // 417 MB without the counterfactual and 597 MB with it.
+        if config.runsCounterfactual {
+            bytes += Double(people) * C.bytesPerPerson + Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient + epidemicBytes
         }
         peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))

@@ -27,6 +27,14 @@ import World
         let withTracing = RunEstimate(config: epidemic)
         #expect(small.peakBytes < withEpidemic.peakBytes && withEpidemic.peakBytes < withTracing.peakBytes)
         #expect(withEpidemic.seconds == small.seconds && withTracing.seconds == 2 * small.seconds, "the counterfactual runs twice")
+        // Detection's key index grows with the national uploads a day.
+        var national = config(people: 100_000)
+        national.health.nationalUploadsPerDay = 300
+        #expect(RunEstimate(config: national).peakBytes - small.peakBytes > 100_000_000)
+        // The run's built state stays beside its counterfactual.
+        epidemic.epidemic.counterfactual = false
+        let once = RunEstimate(config: epidemic)
+        #expect(withTracing.peakBytes - once.peakBytes > Int64(100_000 * RunEstimate.Coefficients.bytesPerPerson))
     }
 
     @Test func keepingEveryPairCostsMemory() {
