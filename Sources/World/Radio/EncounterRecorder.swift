@@ -13,6 +13,8 @@ package struct RadioDay: @unchecked Sendable {
     package let fleet: PhoneFleet
     package let radios: PhoneRadios
     package let availability: PhoneAvailability
+    /// Set when adverts are lost to collisions (`radio.collisions`).
+    package var crowd: CrowdDay? = nil
 }
 
 /// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
@@ -22,6 +24,8 @@ package final class EncounterRecording: AppContactObserver {
     private var shards = ShardResults<EncounterRecorder>(count: 0)
     package private(set) var batches: [EncounterBatch] = []
     package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+    /// The shards' collision tallies, when the day has a crowd.
+    package private(set) var collisions = CollisionTally()
 
     package init(day: RadioDay) { self.day = day }
 
@@ -37,6 +41,7 @@ package final class EncounterRecording: AppContactObserver {
         for r in shards.all {
             batches.append(r.batch)
             for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
+            if let crowd = r.crowd { collisions.add(crowd.tally) }
         }
         shards = ShardResults(count: 0)
     }
@@ -58,6 +63,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let rotationFamily: StreamFamily
     private var scanSchedules = DayCache<ScanSchedule>()
     private var rotations = DayCache<RPIRotationSchedule>()
+    package let crowd: CrowdedChannel?
 
     package init(day: RadioDay) {
         self.day = day
@@ -67,6 +73,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         radioFamily = StreamFamily(seed: day.seed, stream: "radio")
         scanFamily = ScanSchedule.family(seed: day.seed)
         rotationFamily = RPIRotationSchedule.family(seed: day.seed)
+        crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
     /// `key` identifies the contact within the run (initiator, day, ordinal).
@@ -86,8 +93,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
                          period: day.model.parameters.scanPeriodSeconds, stream: scratch)
         }
         heard.removeAll(keepingCapacity: true)
+        crowd?.begin(key: key, sender: sender, receiver: receiver)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
-                          extraLoss: loss, stream: stream, into: &heard)
+                          extraLoss: loss, stream: stream, crowd: crowd, into: &heard)
         guard !heard.isEmpty else { return }
         for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
         let p = day.model.parameters
