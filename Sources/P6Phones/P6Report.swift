@@ -4,6 +4,7 @@ import EventEngine
 import GSL
 import P6
 import SimulationCore
+import World
 
 extension P6Run {
     /// The `p6` summary block and `p6_comparison.csv` (and `p6_regions.csv` with several region
@@ -60,6 +61,7 @@ extension P6Run {
                                     recordsWithheldAtHome: shown.reduce(0) { $0 + $1.rxRecordsWithheldAtHome },
                                     disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
         }
+        if let collisionParameters { summary.collisions = CollisionSummary(collisions, parameters: collisionParameters) }
         if let attackers {
             summary.attacks = .init(freeloaders: attackers.freeloader.filter { $0 }.count, uploadsNotDisclosed: freeloaderUploads)
             if parameters.attacks.fakeDisclosureShare > 0 {

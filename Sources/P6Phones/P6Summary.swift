@@ -2,6 +2,7 @@ import Detection
 import Distribution
 import HealthBackend
 import SimulationCore
+import World
 /// summary.json's `p6` section: P6 phones' disclosures, downloads and detections, scored
 /// against the same ground truth as GAEN's.
 public struct P6Summary: Equatable, Sendable, Encodable {
@@ -95,6 +96,8 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var revocation: Revocation?
     /// Misbehaving phones, when `p6.attacks` has any.
     public var attacks: Attacks?
+    /// P6 adverts lost to collisions, when `radio.collisions.enabled`.
+    public var collisions: CollisionSummary?
 
     public struct Attacks: Encodable, Sendable, Equatable {
         public var freeloaders: Int
@@ -235,6 +238,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
-        case rxTrace = "rx_trace", revocation, attacks
+        case rxTrace = "rx_trace", revocation, attacks, collisions
     }
 }

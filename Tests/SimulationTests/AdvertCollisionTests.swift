@@ -119,3 +119,31 @@ import Testing
         #expect(zero == off)
     }
 }
+
+extension AdvertCollisionTests {
+    static func p6Config(perContact: Double?, threads: Int = 1) -> SimulationConfig {
+        var c = P6RunTests.config(p6: true, threads: threads)
+        c.contacts.transportShare = 0.6
+        c.contacts.transportContactsPerTrip = 30
+        c.radio.collisionsEnabled = perContact != nil
+        c.radio.advertisersPerContact = perContact ?? 1
+        return c
+    }
+
+    /// P6's iBeacons collide on the same channel: slices go unheard, the same for 1 and 3
+    /// threads; with no advertiser counted P6 hears exactly what it hears without collisions.
+    @Test func p6ReceptionLosesAdvertsTheSameForAnyThreadCount() throws {
+        let off = try #require(try Simulation(config: Self.p6Config(perContact: nil)).run().summary.p6)
+        let on = try #require(try Simulation(config: Self.p6Config(perContact: 200)).run().summary.p6)
+        let three = try #require(try Simulation(config: Self.p6Config(perContact: 200, threads: 3)).run().summary.p6)
+        #expect(off.collisions == nil)
+        let c = try #require(on.collisions)
+        #expect(c.advertsLost > 0 && c.scanWindowLoss.successes > 0)
+        #expect(on.rxRecordsPerPhoneDay < off.rxRecordsPerPhoneDay)
+        #expect(three == on)
+        var zero = try #require(try Simulation(config: Self.p6Config(perContact: 0)).run().summary.p6)
+        #expect(zero.collisions?.advertsLost == 0)
+        zero.collisions = nil
+        #expect(zero == off)
+    }
+}
