@@ -148,8 +148,8 @@ public struct CollisionSummary: Equatable, Sendable, Encodable {
         advertisersPerContact = p.advertisersPerContact
         advertsDelivered = t.adverts.reduce(0, +)
         advertsLost = t.advertsLost.reduce(0, +)
-        advertLoss = ProportionSummary(Int(advertsLost), of: Int(advertsDelivered))
-        scanWindowLoss = ProportionSummary(Int(t.windowsLost.reduce(0, +)), of: Int(t.windows.reduce(0, +)))
+        advertLoss = ProportionSummary.wilson(Int(advertsLost), of: Int(advertsDelivered))
+        scanWindowLoss = ProportionSummary.wilson(Int(t.windowsLost.reduce(0, +)), of: Int(t.windows.reduce(0, +)))
         byDensity = DensityBand.names.indices.map { b in
             let ns = t.windows.indices.filter { DensityBand.of(model.advertisers(contacts: $0)) == b }
             func total(_ x: [Int64]) -> Int64 { ns.reduce(0) { $0 + x[$1] } }
@@ -157,9 +157,9 @@ public struct CollisionSummary: Equatable, Sendable, Encodable {
             let advertisers = ns.reduce(0.0) { $0 + Double(t.windows[$1]) * model.advertisers(contacts: $1) }
             let expected = ns.reduce(0.0) { $0 + Double(t.adverts[$1]) * model.lossProbability(advertisers: model.advertisers(contacts: $1)) }
             return Band(advertisers: DensityBand.names[b], meanAdvertisers: windows > 0 ? advertisers / Double(windows) : 0,
-                        scanWindows: windows, advertLoss: ProportionSummary(Int(total(t.advertsLost)), of: Int(adverts)),
+                        scanWindows: windows, advertLoss: ProportionSummary.wilson(Int(total(t.advertsLost)), of: Int(adverts)),
                         expectedAdvertLoss: adverts > 0 ? expected / Double(adverts) : 0,
-                        scanWindowLoss: ProportionSummary(Int(total(t.windowsLost)), of: Int(windows)))
+                        scanWindowLoss: ProportionSummary.wilson(Int(total(t.windowsLost)), of: Int(windows)))
         }
     }
 
