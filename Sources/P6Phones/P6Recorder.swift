@@ -170,7 +170,8 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         let crowd = relayed == nil ? self.crowd : relayCrowd
         crowd?.begin(key: key, sender: sender, receiver: receiver)
         P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),
-                                sessions: sessions, model: day.model, extraLoss: loss + phones.txPowerReduction,
+                                sessions: sessions, model: day.model,
+                                extraLoss: loss + phones.txPowerReduction - (relayed == nil ? phones.attackers?.excessPowerDB[sender] ?? 0 : 0),
                                 clockOffsetSeconds: phones.clockOffsets[receiver],
                                 stream: stream, crowd: crowd, into: &heard)
         for r in heard {

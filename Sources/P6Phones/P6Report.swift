@@ -68,6 +68,14 @@ extension P6Run {
                 summary.attacks?.fakeDisclosures = fakeReport(attackers, shown: shown, notified: notified, truth: truth)
             }
             if !attackers.replays.isEmpty { summary.attacks?.replay = replayReport(shown: shown, notified: notified) }
+            if parameters.attacks.excessPowerShare > 0 {
+                let loud = { (d: Int32) in attackers.excessPowerDB[Int(self.disclosures[Int(d)].phone)] > 0 }
+                let raised = notifications.filter { loud($0.value.disclosure) }.map(\.key)
+                summary.attacks?.excessPower = .init(
+                    phones: attackers.excessPowerDB.filter { $0 > 0 }.count, db: parameters.attacks.excessPowerDB,
+                    disclosures: shown.filter { attackers.excessPowerDB[Int($0.phone)] > 0 }.count, notified: raised.count,
+                    falsePositives: raised.filter { !truth.exposed.contains($0) }.count)
+            }
         }
         if parameters.revocationList {
             let revoked = shown.filter { $0.revocationListedAt != nil }

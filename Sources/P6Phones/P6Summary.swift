@@ -99,17 +99,32 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     /// P6 adverts lost to collisions, when `radio.collisions.enabled`.
     public var collisions: CollisionSummary?
 
+    /// Phones at excessive transmit power: how many, how much louder, and what they did to P6.
+    public struct ExcessPower: Encodable, Sendable, Equatable {
+        public var phones: Int
+        public var db: Double
+        /// Published disclosures of loud phones, and the phones first notified by one (of them not close contacts).
+        public var disclosures: Int
+        public var notified: Int
+        public var falsePositives: Int
+
+        enum CodingKeys: String, CodingKey { case phones, db, disclosures, notified, falsePositives = "false_positives" }
+    }
+
     public struct Attacks: Encodable, Sendable, Equatable {
         public var freeloaders: Int
         /// Positive freeloaders' uploads that made no P6 disclosure.
         public var uploadsNotDisclosed: Int
         /// Disclosures without a positive test, when `fake_disclosure_share` > 0.
         public var fakeDisclosures: FakeDisclosures? = nil
+        /// Phones transmitting P6 above the app's power, when `excess_power_share` > 0.
+        public var excessPower: ExcessPower? = nil
         /// Scaled replay attacks, when `p6.attacks.replay.attacks` > 0.
         public var replay: Replay? = nil
 
         enum CodingKeys: String, CodingKey {
             case freeloaders, uploadsNotDisclosed = "uploads_not_disclosed", fakeDisclosures = "fake_disclosures", replay
+            case excessPower = "excess_power"
         }
     }
 
