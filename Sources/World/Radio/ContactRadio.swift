@@ -14,7 +14,6 @@ public struct HeardScan: Sendable, Equatable {
 public enum ContactRadio {
     /// Appends the receiver's heard scans, in time order. `extraLoss` holds the contact's fixed
     /// losses (`ChannelModel.contactLoss`); `stream` must be keyed to this contact and direction.
-    /// With `crowd` (begun for this contact and direction) adverts are also lost to collisions.
     public static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
                             scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
                             into heard: inout [HeardScan]) {
@@ -22,6 +21,7 @@ public enum ContactRadio {
              crowd: nil, into: &heard)
     }
 
+    /// `hear` with `crowd` (begun for this contact and direction): adverts are also lost to collisions.
     package static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
                              scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
                              crowd: CrowdedChannel?, into heard: inout [HeardScan]) {
