@@ -79,8 +79,6 @@ package struct AdvertiserPresence: Sendable {
         }
         return n
     }
-
-    package var bytes: Int { offsets.count * 4 + spans.count * 12 }
 }
 
 /// Records the day's advertiser presence from the contact phase (a pass before the radio's).
