@@ -52,9 +52,11 @@ package struct P6ReplayAttack: Sendable, Equatable {
 }
 
 /// Which phones misbehave, drawn once per phone from its own streams ("p6-attack-freeloader",
-/// "p6-attack-fake"), so a run without attacks draws nothing and keeps its figures.
+/// "p6-attack-fake", "p6-attack-excess-power"), so a run without attacks draws nothing and keeps its figures.
 package struct P6Attackers: Sendable {
     package let freeloader: [Bool]
+    /// dB each phone's P6 adverts are louder than the app's own power (0 for all but excess-power attackers).
+    package let excessPowerDB: [Double]
     /// Fake disclosure attempts by time (then phone), made until the run's end.
     package let fakes: [P6FakeAttempt]
     /// Phones that start using P6 during the run, and when.
@@ -64,6 +66,11 @@ package struct P6Attackers: Sendable {
     package init(_ attacks: P6Attacks, seed: UInt64, phones: Int, start: SimTime = 0, days: Int = 0) {
         freeloader = (0..<phones).map {
             attacks.freeloaderShare > 0 && RandomStream(seed: seed, stream: "p6-attack-freeloader", index: UInt64($0)).bernoulli(p: attacks.freeloaderShare)
+        }
+        excessPowerDB = (0..<phones).map {
+            attacks.excessPowerShare > 0
+                && RandomStream(seed: seed, stream: "p6-attack-excess-power", index: UInt64($0)).bernoulli(p: attacks.excessPowerShare)
+                ? attacks.excessPowerDB : 0
         }
         var fakes: [P6FakeAttempt] = []
         var installedAt: [Int32: SimTime] = [:]

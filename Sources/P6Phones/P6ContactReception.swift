@@ -10,9 +10,11 @@ import World
 /// synchronised: the record's time carries the receiver's clock offset, so receptions near a
 /// slice edge can land in the neighbouring slice (and then do not match).
 public enum P6ContactReception {
-    public static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
-                            sender epoch: P6Epoch, sessions: [Range<SimTime>], model: ChannelModel, extraLoss: Double,
-                            clockOffsetSeconds: Double, stream: RandomStream, into records: inout [P6RxRecord]) {
+    /// With `crowd` (begun for this contact and direction) adverts are also lost to collisions.
+    package static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
+                             sender epoch: P6Epoch, sessions: [Range<SimTime>], model: ChannelModel, extraLoss: Double,
+                             clockOffsetSeconds: Double, stream: RandomStream, crowd: CrowdedChannel? = nil,
+                             into records: inout [P6RxRecord]) {
         let p = model.parameters
         let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
         var cursor = P6TxCursor(epoch: epoch)
@@ -29,7 +31,9 @@ public enum P6ContactReception {
                 let mean = model.meanAttenuation(metres: metres, layer: layer, extraLoss: extraLoss)
                 let look = min(Double(b - a), p.scanWindowSeconds)
                 let adverts = max(1, Int(look * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound)))
-                guard ContactRadio.window(mean: mean, adverts: adverts, model: model, stream: stream) != nil else { continue }
+                let heard = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
+                    else { ContactRadio.window(mean: mean, adverts: adverts, model: model, stream: stream) }
+                guard heard != nil else { continue }
                 let tx = cursor.slice(s)
                 let local = t + SimTime(clockOffsetSeconds.rounded())
                 records.append(P6RxRecord(time: local, uuidIndex: tx.uuidIndex, code: tx.code))

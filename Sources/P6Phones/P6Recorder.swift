@@ -113,6 +113,15 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
     /// so a contact late in the day does not replay the HMAC chain from midnight.
     private var checkpoints: [Int: [P6Epoch]] = [:]
     package static let framesPerCheckpoint = 16
+    /// Collisions (`radio.collisions`): one channel for the phones' own adverts, one per replay attack's relays.
+    private let crowd: CrowdedChannel?
+    private var relayCrowds: [Int: CrowdedChannel] = [:]
+    /// What collisions took from this shard's P6 receptions.
+    package var collisions: CollisionTally {
+        var t = crowd?.tally ?? CollisionTally()
+        for k in relayCrowds.keys.sorted() { t.add(relayCrowds[k]!.tally) }
+        return t
+    }
 
     package init(day: RadioDay, phones: P6PhoneDay) {
         self.day = day
@@ -121,6 +130,7 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         radioFamily = StreamFamily(seed: day.seed, stream: "radio")
         reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
         stream = RandomStream(seed: day.seed, stream: "p6-radio", generator: .taus2)
+        crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "p6-radio-collision") }
     }
 
     package func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
@@ -142,11 +152,17 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
         let sender = Int(attack.attacker)
         guard sender != receiver else { return }
         let sessions = phones.sessions[sender].compactMap { $0.overlaps(attack.window) ? $0.clamped(to: attack.window) : nil }
-        hear(contact, sender: sender, receiver: receiver, key: key, sessions: sessions, lossFrom: host, streamName: "p6-relay-\(k)")
+        var relayCrowd: CrowdedChannel?
+        if let crowd = day.crowd {
+            relayCrowd = relayCrowds[k] ?? CrowdedChannel(crowd: crowd, seed: day.seed, midnight: day.midnight, streamName: "p6-relay-collision-\(k)")
+            relayCrowds[k] = relayCrowd
+        }
+        hear(contact, sender: sender, receiver: receiver, key: key, sessions: sessions, lossFrom: host, streamName: "p6-relay-\(k)",
+             crowd: relayCrowd)
     }
 
     private func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64, sessions relayed: [Range<SimTime>]? = nil,
-                      lossFrom: Int? = nil, streamName: String = "p6-radio") {
+                      lossFrom: Int? = nil, streamName: String = "p6-radio", crowd relayCrowd: CrowdedChannel? = nil) {
         let sessions = relayed ?? phones.sessions[sender]
         let end = contact.start + Int64(contact.duration)
         guard sessions.contains(where: { $0.lowerBound < end && $0.upperBound > contact.start }) else { return }
@@ -155,10 +171,13 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
                                    directionKey: key, stream: lossStream, directionFamily: radioFamily, contactFamily: reciprocalFamily)
         stream.reseed(StreamKey(seed: day.seed, stream: streamName, index: key))
         heard.removeAll(keepingCapacity: true)
+        let crowd = relayed == nil ? self.crowd : relayCrowd
+        crowd?.begin(key: key, sender: sender, receiver: receiver)
         P6ContactReception.hear(segments: contact.segments, start: contact.start, layer: contact.layer, sender: epoch(sender, from: contact.start),
-                                sessions: sessions, model: day.model, extraLoss: loss + phones.txPowerReduction,
+                                sessions: sessions, model: day.model,
+                                extraLoss: loss + phones.txPowerReduction - (relayed == nil ? phones.attackers?.excessPowerDB[sender] ?? 0 : 0),
                                 clockOffsetSeconds: phones.clockOffsets[receiver],
-                                stream: stream, into: &heard)
+                                stream: stream, crowd: crowd, into: &heard)
         for r in heard {
             // A fake discloser hears nothing before it installs P6.
             if let attackers = phones.attackers, !attackers.installedAt.isEmpty, !attackers.uses(receiver, at: r.time) { continue }
@@ -196,10 +215,10 @@ package final class P6Recorder: AppContactRecorder, @unchecked Sendable {
 package final class P6Recording: AppContactObserver {
     package let day: RadioDay
     package let phones: P6PhoneDay
-    private let store: (P6RxBatch) -> Void
+    private let store: (P6RxBatch, CollisionTally) -> Void
     private var shards = ShardResults<P6Recorder>(count: 0)
 
-    package init(day: RadioDay, phones: P6PhoneDay, store: @escaping (P6RxBatch) -> Void) {
+    package init(day: RadioDay, phones: P6PhoneDay, store: @escaping (P6RxBatch, CollisionTally) -> Void) {
         self.day = day
         self.phones = phones
         self.store = store
@@ -215,7 +234,11 @@ package final class P6Recording: AppContactObserver {
 
     package func endShards() {
         var batch = P6RxBatch()
-        for r in shards.all { batch.append(r.batch) }
-        store(batch)
+        var collisions = CollisionTally()
+        for r in shards.all {
+            batch.append(r.batch)
+            collisions.add(r.collisions)
+        }
+        store(batch, collisions)
     }
 }

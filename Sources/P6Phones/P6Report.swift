@@ -4,6 +4,7 @@ import EventEngine
 import GSL
 import P6
 import SimulationCore
+import World
 
 extension P6Run {
     /// The `p6` summary block and `p6_comparison.csv` (and `p6_regions.csv` with several region
@@ -60,12 +61,21 @@ extension P6Run {
                                     recordsWithheldAtHome: shown.reduce(0) { $0 + $1.rxRecordsWithheldAtHome },
                                     disclosureBytesRaw: shown.reduce(0) { $0 + $1.disclosure.encodedByteCount })
         }
+        if let collisionParameters { summary.collisions = CollisionSummary(collisions, parameters: collisionParameters) }
         if let attackers {
             summary.attacks = .init(freeloaders: attackers.freeloader.filter { $0 }.count, uploadsNotDisclosed: freeloaderUploads)
             if parameters.attacks.fakeDisclosureShare > 0 {
                 summary.attacks?.fakeDisclosures = fakeReport(attackers, shown: shown, notified: notified, truth: truth)
             }
             if !attackers.replays.isEmpty { summary.attacks?.replay = replayReport(shown: shown, notified: notified) }
+            if parameters.attacks.excessPowerShare > 0 {
+                let loud = { (d: Int32) in attackers.excessPowerDB[Int(self.disclosures[Int(d)].phone)] > 0 }
+                let raised = notifications.filter { loud($0.value.disclosure) }.map(\.key)
+                summary.attacks?.excessPower = .init(
+                    phones: attackers.excessPowerDB.filter { $0 > 0 }.count, db: parameters.attacks.excessPowerDB,
+                    disclosures: shown.filter { attackers.excessPowerDB[Int($0.phone)] > 0 }.count, notified: raised.count,
+                    falsePositives: raised.filter { !truth.exposed.contains($0) }.count)
+            }
         }
         if parameters.revocationList {
             let revoked = shown.filter { $0.revocationListedAt != nil }

@@ -52,6 +52,9 @@ package final class P6Run {
     private var phoneDay: P6PhoneDay?
     /// The day's receptions, kept with their senders until the day's disclosures are known.
     private var pending: P6RxBatch?
+    /// Receptions lost to collisions, and the radio's parameters when collisions are on (`radio.collisions`).
+    package private(set) var collisions = CollisionTally()
+    package private(set) var collisionParameters: RadioParameters?
 
     package init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
          phoneIsIOS: [Bool], regions: P6Regions, threads: Int, owners: [Int32] = []) {
@@ -80,7 +83,11 @@ package final class P6Run {
         let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
                              phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
         phoneDay = day
-        return P6Recording(day: radio, phones: day) { [unowned self] batch in pending = batch }
+        if radio.crowd != nil { collisionParameters = radio.model.parameters }
+        return P6Recording(day: radio, phones: day) { [unowned self] batch, lost in
+            pending = batch
+            collisions.add(lost)
+        }
     }
 
     /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the

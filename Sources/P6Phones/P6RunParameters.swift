@@ -89,8 +89,13 @@ public struct P6Attacks: Sendable, Equatable {
     public var replayRelays = 20
     /// Days of relaying before the attacker discloses.
     public var replayDays = 1
+    /// Share of phones whose P6 app transmits at the phone's maximum power (the seed's "Excessively
+    /// Powered Transmission"), and how many dB above the app's own power that is: Android's
+    /// ADVERTISE_TX_POWER_HIGH (about +1 dBm) against the LOW level GAEN uses (about −15 dBm).
+    public var excessPowerShare = 0.0
+    public var excessPowerDB = 16.0
 
     public init() {}
 
-    package var any: Bool { freeloaderShare > 0 || fakeDisclosureShare > 0 || replayAttacks > 0 }
+    package var any: Bool { freeloaderShare > 0 || fakeDisclosureShare > 0 || replayAttacks > 0 || excessPowerShare > 0 }
 }

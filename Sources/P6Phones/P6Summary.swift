@@ -2,6 +2,7 @@ import Detection
 import Distribution
 import HealthBackend
 import SimulationCore
+import World
 /// summary.json's `p6` section: P6 phones' disclosures, downloads and detections, scored
 /// against the same ground truth as GAEN's.
 public struct P6Summary: Equatable, Sendable, Encodable {
@@ -95,6 +96,20 @@ public struct P6Summary: Equatable, Sendable, Encodable {
     public var revocation: Revocation?
     /// Misbehaving phones, when `p6.attacks` has any.
     public var attacks: Attacks?
+    /// P6 adverts lost to collisions, when `radio.collisions.enabled`.
+    public var collisions: CollisionSummary?
+
+    /// Phones at excessive transmit power: how many, how much louder, and what they did to P6.
+    public struct ExcessPower: Encodable, Sendable, Equatable {
+        public var phones: Int
+        public var db: Double
+        /// Published disclosures of loud phones, and the phones first notified by one (of them not close contacts).
+        public var disclosures: Int
+        public var notified: Int
+        public var falsePositives: Int
+
+        enum CodingKeys: String, CodingKey { case phones, db, disclosures, notified, falsePositives = "false_positives" }
+    }
 
     public struct Attacks: Encodable, Sendable, Equatable {
         public var freeloaders: Int
@@ -102,11 +117,14 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var uploadsNotDisclosed: Int
         /// Disclosures without a positive test, when `fake_disclosure_share` > 0.
         public var fakeDisclosures: FakeDisclosures? = nil
+        /// Phones transmitting P6 above the app's power, when `excess_power_share` > 0.
+        public var excessPower: ExcessPower? = nil
         /// Scaled replay attacks, when `p6.attacks.replay.attacks` > 0.
         public var replay: Replay? = nil
 
         enum CodingKeys: String, CodingKey {
             case freeloaders, uploadsNotDisclosed = "uploads_not_disclosed", fakeDisclosures = "fake_disclosures", replay
+            case excessPower = "excess_power"
         }
     }
 
@@ -235,6 +253,6 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         case truePositives = "true_positives", falsePositives = "false_positives"
         case closeContactsWithApp = "close_contacts_with_app", falseNegatives = "false_negatives", precision, recall
         case falsePositivesPer1000Notified = "false_positives_per_1000_notified", latencyHours = "latency_hours", regions
-        case rxTrace = "rx_trace", revocation, attacks
+        case rxTrace = "rx_trace", revocation, attacks, collisions
     }
 }

@@ -52,6 +52,14 @@ extension ScenarioSchema {
         .section("attacks", [
             .share("freeloader_share", \S.p6.attacks.freeloaderShare,
                    "Share of phones that receive but never transmit nor disclose (seed's threat list: receive-only apps)."),
+            .share("excess_power_share", \S.p6.attacks.excessPowerShare, """
+                Share of phones whose P6 app transmits at the phone's maximum power (seed's threat list: excessively powered \
+                transmission), drawn once per phone; their codes are heard better in every contact (summary p6.attacks.excess_power).
+                """),
+            .number("excess_power_db", \S.p6.attacks.excessPowerDB, range: 0...40, unit: "dB", doc: """
+                How much louder those phones' P6 adverts are than the app's own: 16 dB is Android's ADVERTISE_TX_POWER_HIGH \
+                (about +1 dBm) against the LOW level GAEN uses (about −15 dBm); custom hardware could add more.
+                """),
             .share("fake_disclosure_share", \S.p6.attacks.fakeDisclosureShare, """
                 Share of app phones whose user installs P6 at a uniform time of the run and discloses once without a positive test \
                 (seed's threat list: fake disclosures); before the install the phone neither sends nor hears P6 codes.

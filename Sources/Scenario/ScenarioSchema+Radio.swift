@@ -43,6 +43,21 @@ extension ScenarioSchema {
                 2 h, outside its key's validity: tkMatchingClockDriftRollingPeriods).
                 """),
         ], doc: "Per-phone clock offsets (summary detection.clock_skew counts RPIs outside GAEN's drift tolerance)."),
+        .section("collisions", [
+            .boolean("enabled", \S.radio.collisionsEnabled, doc: """
+                Lose adverts to radio collisions between unsynchronised advertisers (pure ALOHA: an advert is lost with \
+                probability 1 − exp(−2·N·τ/T̄), N the receiver's other advertisers at that time, τ the air time, T̄ the mean \
+                advertising interval; docs/model/radio.md). Off (default): no collision draws, outputs as before.
+                """),
+            .number("advert_airtime_us", \S.radio.advertAirtimeMicroseconds, range: 10...20_000, unit: "microseconds", doc: """
+                Air time of one advertising packet: a legacy advert with GAEN's 31-byte payload is 47 bytes at 1 Mb/s, 376 µs \
+                (Bluetooth Core 5.2, Vol 6 Part B §2.1; GAEN Bluetooth specification 1.2).
+                """),
+            .number("advertisers_per_contact", \S.radio.advertisersPerContact, range: 0...1_000, unit: "advertisers", doc: """
+                Advertisers a receiver hears per app phone it is in contact with at that time (ENSim's choice: 1, only the \
+                contacts; more stands for phones in radio range but not in contact, and other Bluetooth devices).
+                """),
+        ], doc: "Radio-level collisions by local density (summary.json radio.collisions: adverts lost, loss by density band)."),
         .number("advert_interval_min_ms", \S.radio.advertIntervalMinMs, range: 20...10_000, unit: "ms",
                 doc: "Shortest advertising interval (GAEN: ~250 ms)."),
         .number("advert_interval_max_ms", \S.radio.advertIntervalMaxMs, range: 20...10_000, unit: "ms",

@@ -4,6 +4,7 @@ import Distribution
 import Epidemic
 import HealthBackend
 import P6Phones
+import World
 import SimulationCore
 /// summary.json: the run's own figures, then each stage's section.
 public struct RunSummary: Equatable, Sendable, Encodable {
@@ -18,6 +19,8 @@ public struct RunSummary: Equatable, Sendable, Encodable {
     public var scanInstances: Int64
     public var encounterBytesPerPhoneDay: IntervalSummary
     public var encounterStoreBytesAtEnd: Int
+    /// The radio's optional models (`radio.collisions`), when one is on.
+    public var radio: RadioSummary?
     public var health: HealthSummary
     public var backend: BackendSummary
     public var events: Int
@@ -35,7 +38,13 @@ public struct RunSummary: Equatable, Sendable, Encodable {
         case scenario, start, days, population
         case appPhones = "app_phones", appAdoption = "app_adoption", contacts
         case contactsPerPersonDay = "contacts_per_person_day", scanInstances = "scan_instances"
-        case encounterBytesPerPhoneDay = "encounter_bytes_per_phone_day", encounterStoreBytesAtEnd = "encounter_store_bytes_at_end"
+        case encounterBytesPerPhoneDay = "encounter_bytes_per_phone_day", encounterStoreBytesAtEnd = "encounter_store_bytes_at_end", radio
         case health, backend, events, eventsByKind = "events_by_kind", distribution, detection, p6, analytics, epidemic
     }
+}
+
+/// summary.json's `radio` block: present only when an optional radio model is on.
+public struct RadioSummary: Equatable, Sendable, Encodable {
+    /// Adverts lost to collisions (`radio.collisions`).
+    public var collisions: CollisionSummary?
 }

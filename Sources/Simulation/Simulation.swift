@@ -165,6 +165,7 @@ public final class Simulation {
                 .map { ($0.element, engine.processedCount(of: $0.offset)) }),
             distribution: delivered.summary, detection: detected.summary)
         var tables = [NamedTable("packages.csv", backend.packages)] + delivered.tables + detected.tables
+        if let collisions = w.collisions { summary.radio = RadioSummary(collisions: collisions) }
         if let p6 = p6Stage?.result() {
             summary.p6 = p6.summary
             tables += p6.tables

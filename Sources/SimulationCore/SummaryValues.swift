@@ -39,6 +39,18 @@ public struct ProportionSummary: Equatable, Sendable, Encodable {
                                                       confidence: ci.confidence))
     }
 
+    /// x / n with a Wilson 95% interval, for counts in the millions: GSL's beta quantile behind
+    /// Clopper–Pearson loses its accuracy there (a lower bound above the estimate at 20 M of 54 M).
+    public static func wilson(_ x: Int, of n: Int) -> ProportionSummary {
+        ProportionSummary(x, n, interval: n > 0 ? IntervalSummary(Proportion.wilson(successes: x, trials: n)) : nil)
+    }
+
+    private init(_ x: Int, _ n: Int, interval: IntervalSummary?) {
+        successes = x
+        trials = n
+        self.interval = interval
+    }
+
     public enum Part: String, CaseIterable, Sendable { case estimate, lower = "ci_lower", upper = "ci_upper" }
 
     /// The estimate or a bound as a table cell ("n/a" without trials).

@@ -33,6 +33,10 @@ package final class WorldStage: Stage {
     package private(set) var totalContacts: Int64 = 0
     package private(set) var totalScans: Int64 = 0
     private var observers: [(RadioDay) -> any AppContactObserver] = []
+    /// Set when adverts are lost to collisions (`radio.collisions.enabled`), with the run's tally.
+    private let collisionModel: AdvertCollisionModel?
+    private let radioParameters: RadioParameters
+    private var collisions = CollisionTally()
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     package static let groundTruthRetentionDays = 21
@@ -49,6 +53,8 @@ package final class WorldStage: Stage {
         radios = PhoneRadios(phoneOS: population.phoneOS, parameters: radio, seed: run.seed)
         channel = ChannelModel(radio)
         placements = try! DiscreteDistribution(weights: radio.placementShares)
+        collisionModel = radio.collisionsEnabled ? AdvertCollisionModel(radio) : nil
+        radioParameters = radio
         hourlyScans = Array(repeating: 0, count: run.days * 24)
     }
 
@@ -64,8 +70,15 @@ package final class WorldStage: Stage {
     package func startDay(_ day: SimulatedDay) throws {
         availability.roll(dayIndex: day.index)
         fleet.rollKeys(midnight: day.midnight, threads: threads)
-        let radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,
+        var radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,
                              fleet: fleet, radios: radios, availability: availability)
+        if let collisionModel {
+            // Who is near whom must be known before anyone hears: a first pass over the same contacts.
+            let presence = AdvertiserPresenceRecording(phones: fleet.count, midnight: day.midnight, availability: availability)
+            _ = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
+                                 threads: threads, seed: seed, observers: [presence], gate: contactGate)
+            radio.crowd = CrowdDay(presence: presence.presence, model: collisionModel)
+        }
         let recording = EncounterRecording(day: radio)
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                         threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) },
@@ -79,6 +92,7 @@ package final class WorldStage: Stage {
         encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
         for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }
+        if radio.crowd != nil { collisions.add(recording.collisions) }
         let counts = availability.counts
         today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.groundTruth.pairs.count),
                          closeContacts: Int64(contacts.groundTruth.closeContacts), appPairContacts: contacts.appPairContacts,
@@ -97,7 +111,8 @@ package final class WorldStage: Stage {
         WorldResult(population: population.size, appPhones: fleet.count,
                     appAdoption: Proportion.clopperPearson(successes: fleet.count, trials: population.size),
                     contacts: totalContacts, scanInstances: totalScans,
-                    encounterBytesPerPhoneDay: encounterBytes.meanConfidenceInterval(), encounterStoreBytesAtEnd: encounters.bytes)
+                    encounterBytesPerPhoneDay: encounterBytes.meanConfidenceInterval(), encounterStoreBytesAtEnd: encounters.bytes,
+                    collisions: collisionModel.map { _ in CollisionSummary(collisions, parameters: radioParameters) })
     }
 }
 
@@ -136,4 +151,6 @@ package struct WorldResult {
     package var scanInstances: Int64
     package var encounterBytesPerPhoneDay: ConfidenceInterval
     package var encounterStoreBytesAtEnd: Int
+    /// Adverts lost to collisions, when `radio.collisions.enabled`.
+    package var collisions: CollisionSummary?
 }

@@ -17,6 +17,14 @@ public enum ContactRadio {
     public static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
                             scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
                             into heard: inout [HeardScan]) {
+        hear(segments: segments, start: start, layer: layer, scans: scans, model: model, extraLoss: extraLoss, stream: stream,
+             crowd: nil, into: &heard)
+    }
+
+    /// `hear` with `crowd` (begun for this contact and direction): adverts are also lost to collisions.
+    package static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
+                             scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
+                             crowd: CrowdedChannel?, into heard: inout [HeardScan]) {
         let p = model.parameters
         var segment = 0
         var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
@@ -31,7 +39,9 @@ public enum ContactRadio {
             }
             let mean = model.meanAttenuation(metres: segments[segment].metres, layer: layer, extraLoss: extraLoss)
             let adverts = Int(p.scanWindowSeconds * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound))
-            if let scan = window(mean: mean, adverts: adverts, model: model, stream: stream) {
+            let scan = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
+                else { window(mean: mean, adverts: adverts, model: model, stream: stream) }
+            if let scan {
                 heard.append(HeardScan(time: t, typicalAttenuation: scan.typical, minimumAttenuation: scan.minimum,
                                        secondsSinceLastScan: UInt16(clamping: sinceLast)))
             }

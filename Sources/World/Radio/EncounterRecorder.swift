@@ -34,6 +34,8 @@ package struct RadioDay: @unchecked Sendable {
 
     /// The stream family of the losses shared by both directions of a contact.
     package static func reciprocalFamily(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "radio-reciprocal") }
+    /// Set when adverts are lost to collisions (`radio.collisions`).
+    package var crowd: CrowdDay? = nil
 }
 
 /// The GAEN radio as an observer of the day's app-pair contacts: each shard records what its
@@ -43,6 +45,8 @@ package final class EncounterRecording: AppContactObserver {
     private var shards = ShardResults<EncounterRecorder>(count: 0)
     package private(set) var batches: [EncounterBatch] = []
     package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
+    /// The shards' collision tallies, when the day has a crowd.
+    package private(set) var collisions = CollisionTally()
 
     package init(day: RadioDay) { self.day = day }
 
@@ -58,6 +62,7 @@ package final class EncounterRecording: AppContactObserver {
         for r in shards.all {
             batches.append(r.batch)
             for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
+            if let crowd = r.crowd { collisions.add(crowd.tally) }
         }
         shards = ShardResults(count: 0)
     }
@@ -81,6 +86,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let rotationFamily: StreamFamily
     private var scanSchedules = DayCache<ScanSchedule>()
     private var rotations = DayCache<RPIRotationSchedule>()
+    package let crowd: CrowdedChannel?
 
     package init(day: RadioDay) {
         self.day = day
@@ -92,6 +98,7 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         scanFamily = ScanSchedule.family(seed: day.seed)
         jitterFamily = ScanSchedule.jitterFamily(seed: day.seed)
         rotationFamily = RPIRotationSchedule.family(seed: day.seed)
+        crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
     /// `key` identifies the contact within the run (initiator, day, ordinal).
@@ -116,8 +123,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
                                 period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
         }
         heard.removeAll(keepingCapacity: true)
+        crowd?.begin(key: key, sender: sender, receiver: receiver)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
-                          extraLoss: loss, stream: stream, into: &heard)
+                          extraLoss: loss, stream: stream, crowd: crowd, into: &heard)
         guard !heard.isEmpty else { return }
         for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
         let p = day.model.parameters

@@ -72,6 +72,13 @@ public struct RadioParameters: Sendable, Equatable {
     /// Clip of the offsets: GAEN matches an RPI up to 12 intervals (2 h) outside its key's
     /// validity (`tkMatchingClockDriftRollingPeriods`), the tolerance it allows a clock.
     public var clockSkewMaxMinutes: Double = 120
+    /// Adverts lost when they overlap another advertiser's on the same channel (`AdvertCollisionModel`); off by default.
+    public var collisionsEnabled = false
+    /// Air time of one legacy advertising packet at 1 Mb/s (µs): GAEN's 47 bytes (1 preamble, 4 access address,
+    /// 2 header, 6 address, 31 payload, 3 CRC) take 376 µs (Bluetooth Core 5.2, Vol 6 Part B §2.1; GAEN Bluetooth spec 1.2).
+    public var advertAirtimeMicroseconds: Double = 376
+    /// Advertisers a receiver hears for each app phone it is in contact with (1: only the contacts advertise).
+    public var advertisersPerContact: Double = 1
 
     public init() {}
     public static let `default` = RadioParameters()
@@ -89,6 +96,7 @@ public struct RadioParameters: Sendable, Equatable {
         if receptionScale <= 0 { problems.append("reception_scale_db must be positive") }
         if rpiRotationMinMinutes > rpiRotationMaxMinutes { problems.append("rpi_rotation_min_minutes must not exceed rpi_rotation_max_minutes") }
         if !(clockSkewSDMinutes >= 0) || !(clockSkewMaxMinutes >= 0) { problems.append("clock_skew: minutes must not be negative") }
+        if !(advertAirtimeMicroseconds > 0) || !(advertisersPerContact >= 0) { problems.append("collisions: air time must be positive, advertisers per contact not negative") }
         if scanWindowSeconds <= 0 || Double(scanPeriodSeconds) <= scanWindowSeconds { problems.append("scan window must be positive and shorter than the scan period") }
         let range = androidScanIntervalRandomRangeSeconds
         if range < 0 || (range > 0 && Double(scanPeriodSeconds - range) <= scanWindowSeconds) {
