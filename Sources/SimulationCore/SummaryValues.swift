@@ -39,8 +39,9 @@ public struct ProportionSummary: Equatable, Sendable, Encodable {
                                                       confidence: ci.confidence))
     }
 
-    /// x / n with a Wilson 95% interval, for counts in the millions: GSL's beta quantile behind
-    /// Clopper–Pearson loses its accuracy there (a lower bound above the estimate at 20 M of 54 M).
+    /// x / n with a Wilson 95% interval, for counts in the millions (the radio's adverts): a closed
+    /// form, where Clopper–Pearson bisects GSL's beta CDF (NaN near the mean at that size, so it
+    /// falls back to the normal approximation there: `Proportion.betaQuantile`).
     public static func wilson(_ x: Int, of n: Int) -> ProportionSummary {
         ProportionSummary(x, n, interval: n > 0 ? IntervalSummary(Proportion.wilson(successes: x, trials: n)) : nil)
     }
