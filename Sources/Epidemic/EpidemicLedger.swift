@@ -16,6 +16,10 @@ struct EpidemicLedger {
         var imports = 0
         var infectious = 0
         var symptomOnsets = 0
+        /// People symptomatic at the day's end (onset passed, not yet recovered).
+        var symptomatic = 0
+        /// People in quarantine that day whose window an app notification opened (the rest: manual tracing).
+        var quarantinedApp = 0
         var tests = [0, 0, 0]
         var positives = 0
         var notified = 0
@@ -30,7 +34,8 @@ struct EpidemicLedger {
         /// daily.csv's epidemic columns.
         var cells: [ResultTable.Cell] {
             ([newInfections] + byLayer + [imports, infectious, symptomOnsets, tests[0], tests[1]]
-             + [positives, notified, quarantineStarts, confined, tests[2], load.manualQuarantineStarts, load.quarantined, load.isolated])
+             + [positives, notified, quarantineStarts, confined, tests[2], load.manualQuarantineStarts, load.quarantined, load.isolated]
+             + [symptomatic, quarantinedApp, load.quarantined - quarantinedApp])
                 .map { .integer(Int64($0)) }
         }
 

@@ -30,8 +30,13 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     private(set) var infected: [Int32] = []
     private var notifiedHandled: Set<Int32> = []
     private let schedule: (EpidemicEvent, SimTime) -> Void
-    /// People infectious now (kept by the infectious and recovery events).
+    /// People infectious now (kept by the infectious and recovery events), and symptomatic now
+    /// (onset and recovery events of those whose onset comes before their recovery).
     private var infectiousNow = 0
+    private var symptomaticNow = 0
+    /// Whether a person's current or last quarantine window was opened by an app notification
+    /// (else by a tracer's call), for the daily split of the people quarantined.
+    private var quarantinedByApp: [Bool]
     /// People confined at some point and possibly still (pruned each day).
     private var confinedPeople: [Int32] = []
     private var listedConfined: [Bool]
@@ -58,6 +63,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         state = EpidemicState(people: world.population.size)
         symptomOnset = Array(repeating: .max, count: world.population.size)
         listedConfined = Array(repeating: false, count: world.population.size)
+        quarantinedByApp = Array(repeating: false, count: world.population.size)
         ledger = EpidemicLedger(days: run.days, people: world.population.size)
         world.contactObservers.append(self)
         world.contactGate = self
@@ -104,7 +110,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     }
 
     /// Each person's symptom onset; .max: none (not infected, or asymptomatic).
-    private var symptomOnset: [SimTime]
+    private(set) var symptomOnset: [SimTime]
 
     private func dayIndex(_ t: SimTime) -> Int { Int((t - start) / SimDuration.day) }
 
@@ -131,10 +137,13 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     package func handle(_ event: EpidemicEvent, now: SimTime) {
         switch event {
         case .infectious: infectiousNow += 1
-        case .recovery: infectiousNow -= 1
+        case .recovery(let person):
+            infectiousNow -= 1
+            if symptomOnset[Int(person)] < state.recoveredAt[Int(person)] { symptomaticNow -= 1 }
         case .symptomOnset(let person):
             // A test with some probability (stream "epidemic.symptom_test", person).
             ledger.days[dayIndex(now)].symptomOnsets += 1
+            if symptomOnset[Int(person)] < state.recoveredAt[Int(person)] { symptomaticNow += 1 }
             let rng = RandomStream(seed: seed, stream: "epidemic.symptom_test", index: UInt64(person), generator: .taus2)
             if rng.bernoulli(p: parameters.symptomaticTestProbability) {
                 schedule(.test(person, .symptoms), now + Self.seconds(parameters.onsetToTestDays))
@@ -160,8 +169,12 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         for p in confinedPeople {
             assert(state.confinedNow[Int(p)] == state.isConfined(p, onDay: Int32(d)), "confinement events and windows disagree")
             guard state.confinedNow[Int(p)] else { continue }
-            if state.isolating[Int(p)] { isolated += 1 } else { quarantined += 1 }
+            if state.isolating[Int(p)] { isolated += 1 } else {
+                quarantined += 1
+                if quarantinedByApp[Int(p)] { ledger.days[d].quarantinedApp += 1 }
+            }
         }
+        ledger.days[d].symptomatic = symptomaticNow
         ledger.days[d].infectious = infectiousNow
         ledger.days[d].confined = quarantined + isolated
         ledger.days[d].load.quarantined = quarantined
@@ -190,7 +203,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
             if hotline.bernoulli(p: parameters.hotlineCallShare) { ledger.days[day.index].load.hotlineCallsApp += 1 }
             ledger.notified(person: person, dayIndex: day.index, infected: state.infectedAt[Int(person)] <= at)
             if quarantines {
-                confine(person, from: day.index + 1, days: parameters.quarantineDays, isolation: false)
+                confine(person, from: day.index + 1, days: parameters.quarantineDays, isolation: false, byApp: true)
                 ledger.days[day.index].quarantineStarts += 1
             }
             if tests { schedule(.test(person, .notification), max(at, day.end) + Self.seconds(parameters.notificationToTestDays)) }
@@ -246,7 +259,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
         }
     }
 
-    private func confine(_ person: Int32, from: Int, days: Int, isolation: Bool) {
+    private func confine(_ person: Int32, from: Int, days: Int, isolation: Bool, byApp: Bool = false) {
         let p = Int(person)
         if !listedConfined[p] {
             listedConfined[p] = true
@@ -259,6 +272,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
             state.confinedThrough[p] = through
         } else {
             state.isolating[p] = isolation
+            quarantinedByApp[p] = byApp
             state.confinedFrom[p] = Int32(from)
             state.confinedThrough[p] = through
             schedule(.confinementStart(person), start + Int64(from) * SimDuration.day)
@@ -280,7 +294,7 @@ package final class EpidemicStage: Stage, ContactObserver, ContactGate {
     package static let dailyColumns = ["epi_new_infections"] + ContactLayer.allCases.map { "epi_infections_" + $0.name }
         + ["epi_imports", "epi_infectious", "epi_symptom_onsets", "epi_tests_symptoms", "epi_tests_notification", "epi_positives",
            "epi_notified", "epi_quarantine_starts", "epi_confined", "epi_tests_manual_tracing", "epi_quarantine_starts_manual",
-           "epi_quarantined", "epi_isolated"]
+           "epi_quarantined", "epi_isolated", "epi_symptomatic", "epi_quarantined_app", "epi_quarantined_manual"]
 
     package func dailyValues(_ day: SimulatedDay) -> [ResultTable.Cell] { ledger.days[day.index].cells }
 

@@ -56,6 +56,27 @@ import Testing
         #expect(try Simulation(config: threads).run() == results, "manual tracing is independent of the thread count")
     }
 
+    /// The people quarantined each day split into app and manual tracing; the people symptomatic
+    /// at each day's end agree with the onsets and recoveries drawn (recounted on the last day).
+    @Test func quarantinedBySourceAndSymptomatic() throws {
+        let sim = try Simulation(config: Self.tracingConfig(workers: 2_000))
+        let results = try sim.run()
+        let quarantined = Self.integers(results.daily, "epi_quarantined")
+        let app = Self.integers(results.daily, "epi_quarantined_app"), manual = Self.integers(results.daily, "epi_quarantined_manual")
+        #expect(zip(app, manual).map(+) == quarantined && app.reduce(0, +) > 0 && manual.reduce(0, +) > 0)
+        #expect(app.allSatisfy { $0 >= 0 } && manual.allSatisfy { $0 >= 0 })
+        let epidemic = try #require(sim.epidemic)
+        let end = sim.config.start + Int64(sim.config.days) * SimDuration.day
+        let recovered = epidemic.state.recoveredAt
+        let expected = epidemic.symptomOnset.indices.filter { p in
+            let onset = epidemic.symptomOnset[p]
+            return onset < recovered[p] && onset < end && recovered[p] >= end
+        }.count
+        let symptomatic = Self.integers(results.daily, "epi_symptomatic")
+        #expect(symptomatic.last == expected && expected > 0)
+        #expect(symptomatic.allSatisfy { $0 >= 0 })
+    }
+
     /// Each day's interviews and calls stay within the staff's capacity; without staff nobody is
     /// interviewed and the positives wait.
     @Test func tracingStaysWithinItsCapacity() throws {
