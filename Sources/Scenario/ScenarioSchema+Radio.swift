@@ -78,12 +78,14 @@ extension ScenarioSchema {
         .section("path_loss_exponent", perLayer(\S.radio.pathLossExponent, range: 0...6, unit: nil,
                                                 doc: "Path-loss exponent n (attenuation grows by 10·n dB per decade of distance)"),
                  doc: """
-                     Log-distance path-loss exponent per contact layer; transport's 0.36 is fitted to Leith & Farrell's \
-                     tram measurements (a metal box where attenuation follows distance poorly).
+                     Log-distance path-loss exponent per contact layer; workplace's 1.2 is fitted to indoor RSSI at known \
+                     distances (Ng et al. 2021, Lanfer et al. 2022; `ensim radio fit --layer workplace`), transport's 0.36 \
+                     to Leith & Farrell's tram measurements (a metal box where attenuation follows distance poorly); \
+                     household, school and community are round values (no measurements from those settings).
                      """),
         .section("shadowing_sigma_db", perLayer(\S.radio.shadowingSigma, range: 0...30, unit: "dB",
                                                 doc: "Log-normal shadowing σ, drawn once per contact and direction, or per contact with reciprocal_shadowing"),
-                 doc: "Shadowing σ per contact layer."),
+                 doc: "Shadowing σ per contact layer; workplace's 2.67 dB and transport's 0 are fitted (as path_loss_exponent)."),
         .boolean("reciprocal_shadowing", \S.radio.reciprocalShadowing, doc: """
             The two directions of a contact share one draw of placements, body blocking and shadowing: the path between two \
             phones is the same both ways (radio channel reciprocity). Each direction keeps its own scans and per-advert \

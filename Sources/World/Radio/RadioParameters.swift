@@ -21,11 +21,14 @@ public struct RadioParameters: Sendable, Equatable {
     /// Attenuation at 1 m, line of sight, between calibrated phones (free space at 2.44 GHz: 40.2 dB).
     public var attenuationAt1m: Double = 42
     /// Path-loss exponent per contact layer (household, workplace, school, community, transport).
-    /// Transport: fitted to Leith & Farrell's tram measurements (`ensim radio fit`, 0.36 ± 0.38).
-    public var pathLossExponent: [Double] = [1.8, 1.8, 1.8, 2.0, 0.36]
-    /// Shadowing σ per layer, drawn once per contact (dB). Transport: the tram fit leaves no room
-    /// for shadowing beyond placement, body and calibration losses (0 ± 1.5 dB).
-    public var shadowingSigma: [Double] = [5, 5, 5, 6, 0]
+    /// Workplace: fitted to indoor RSSI at known distances (Ng et al. 2021, Lanfer et al. 2022;
+    /// `ensim radio fit --layer workplace`, 1.20 ± 0.09). Transport: fitted to Leith & Farrell's
+    /// tram measurements (`ensim radio fit`, 0.36 ± 0.38). The others are round values: no data.
+    public var pathLossExponent: [Double] = [1.8, 1.2, 1.8, 2.0, 0.36]
+    /// Shadowing σ per layer, drawn once per contact (dB). Workplace: the same indoor fit (2.67 ±
+    /// 0.17 dB). Transport: the tram fit leaves no room for shadowing beyond placement, body and
+    /// calibration losses (0 ± 1.5 dB).
+    public var shadowingSigma: [Double] = [5, 2.67, 5, 6, 0]
     /// Extra loss of the environment per layer (dB). Transport: the tram carriage, fitted
     /// (7.1 ± 1.6 dB); the other layers have no measurement to fit and keep 0.
     public var environmentLoss: [Double] = [0, 0, 0, 0, 7.1]
