@@ -34,6 +34,21 @@ public struct RunDigest: Codable, Sendable {
         var flavor: String
         var uploads: Uploads
     }
+    /// `detection.schedule` (present only with `app.detection.schedule`); `ios` and `android` with a per-platform override.
+    struct Schedule: Codable, Sendable {
+        struct Platform: Codable, Sendable {
+            var detections: Int
+            var filesHeld: Int
+            var meanHoursHeld: Double
+            enum CodingKeys: String, CodingKey { case detections, filesHeld = "files_held", meanHoursHeld = "mean_hours_held" }
+        }
+        var detections: Int
+        var filesHeld: Int
+        var meanHoursHeld: Double
+        var ios: Platform?
+        var android: Platform?
+        enum CodingKeys: String, CodingKey { case detections, filesHeld = "files_held", meanHoursHeld = "mean_hours_held", ios, android }
+    }
     struct Detection: Codable, Sendable {
         var preset: String
         var notified: Int
@@ -42,9 +57,10 @@ public struct RunDigest: Codable, Sendable {
         var precision: Interval
         var recall: Interval
         var latencyHours: Quantiles
+        var schedule: Schedule?
         enum CodingKeys: String, CodingKey {
             case preset, notified, truePositives = "true_positives", falsePositives = "false_positives", precision, recall
-            case latencyHours = "latency_hours"
+            case latencyHours = "latency_hours", schedule
         }
     }
     struct Distribution: Codable, Sendable {
@@ -180,6 +196,14 @@ public struct RunDigest: Codable, Sendable {
         rows.append(("recall", pct(detection.recall)))
         if let median = detection.latencyHours.median, let p90 = detection.latencyHours.p90 {
             rows.append(("latency", String(format: "median %.1f h, p90 %.1f h (test to notification)", median, p90)))
+        }
+        if let s = detection.schedule {
+            func held(_ files: Int, _ hours: Double) -> String { "\(g(files)) files held " + String(format: "%.1f h", hours) + " on average" }
+            var line = "\(g(s.detections)) detections, " + held(s.filesHeld, s.meanHoursHeld)
+            if let ios = s.ios, let android = s.android {
+                line += "; iOS \(g(ios.detections)), \(held(ios.filesHeld, ios.meanHoursHeld)); Android \(g(android.detections)), \(held(android.filesHeld, android.meanHoursHeld))"
+            }
+            rows.append(("schedule", line))
         }
         rows.append(("CDN", "peak \(g(distribution.peakRequestsPerSecond)) requests/s, " + String(format: "%.4g TB/day", distribution.terabytesPerDay)))
         if let analytics {

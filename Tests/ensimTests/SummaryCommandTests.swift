@@ -15,6 +15,7 @@ import Testing
             #expect(lines.contains { $0.hasPrefix(label + " ") }, "no \(label) line in \(run.stdout)")
         }
         #expect(lines.last == "results          \(out.path)")
+        #expect(!lines.contains { $0.hasPrefix("schedule ") }, "a schedule line without app.detection.schedule")
         let phones = try appPhones(out)
         #expect(phones > 1000 && lines.contains("people           2,000 (\(phones / 1000),\(String(format: "%03d", phones % 1000)) app phones)"))
         let summary = try EnsimProcess.run(["summary", out.path])
@@ -59,6 +60,36 @@ import Testing
         #expect(page.contains("The epidemic: infections by layer"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("epidemic.png").path))
     }
+
+    /// A per-platform detection schedule gets a line with each platform's detections and held
+    /// files, the numbers of summary.json's `detection.schedule`.
+    @Test func aPerPlatformScheduleIsSummarisedPerPlatform() throws {
+        let dir = EnsimProcess.temporaryDirectory()
+        let file = dir.appendingPathComponent("p.yaml")
+        try Data("""
+            name: p
+            seed: 5
+            days: 4
+            population: {size: 1500, app_adoption: 0.6}
+            health: {cases_per_day: 6}
+            app: {detection: {schedule: {ios: {min_interval_s: 86400}, android: {max_per_utc_day: 1}}}}
+            outputs: {hourly: false}
+
+            """.utf8).write(to: file)
+        let out = dir.appendingPathComponent("run")
+        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as! [String: Any]
+        let schedule = try #require((summary["detection"] as? [String: Any])?["schedule"] as? [String: Any])
+        let ios = try #require(schedule["ios"] as? [String: Any]), android = try #require(schedule["android"] as? [String: Any])
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("schedule ") })
+        let (all, i, a) = (schedule["detections"] as! Int, ios["detections"] as! Int, android["detections"] as! Int)
+        #expect(all > 0 && i + a == all)
+        #expect(line.contains("  \(grouped(all)) detections"), "\(line)")
+        #expect(line.contains("iOS \(grouped(i)),") && line.contains("Android \(grouped(a)),"), "\(line)")
+    }
+
+    func grouped(_ n: Int) -> String { n < 1000 ? "\(n)" : grouped(n / 1000) + "," + String(format: "%03d", n % 1000) }
 
     func appPhones(_ run: URL) throws -> Int {
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: run.appendingPathComponent("summary.json"))) as! [String: Any]
