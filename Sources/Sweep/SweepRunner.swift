@@ -4,7 +4,7 @@ import Scenario
 import SimulationCore
 
 /// Runs a sweep into its folder: skips runs already complete (same scenario hash), redoes incomplete
-/// ones, retries a failed run once, then writes sweep.csv, sweep_summary.csv and failures.csv.
+/// ones, retries a failed run once, then writes sweep.csv, sweep_summary.csv, sweep_differences.csv and failures.csv.
 public enum SweepRunner {
     public struct Outcome: Sendable {
         public let folder: URL
@@ -76,6 +76,9 @@ public enum SweepRunner {
         }
         try folder.write("sweep.csv", CSVReport.encode(SweepTables.runs(plan, results: results)))
         try folder.write("sweep_summary.csv", CSVReport.encode(SweepTables.summary(plan, results: results)))
+        if let differences = SweepTables.differences(plan, results: results) {
+            try folder.write("sweep_differences.csv", CSVReport.encode(differences))
+        }
         let failed = plan.jobs.compactMap { job in failures[job.id].map { (id: job.id, error: $0) } }
         if failed.isEmpty {
             folder.remove("failures.csv")

@@ -4,9 +4,10 @@ import Reporting
 import Scenario
 import SimulationCore
 
-/// sweep.csv (one row per run) and sweep_summary.csv (one row per grid point: mean, standard deviation
-/// and 95% Student-t interval across replicates, from GSL) from the run folders' summary.json files.
-/// Both depend only on the runs' results, never on the executor or the order runs finished in.
+/// sweep.csv (one row per run), sweep_summary.csv (one row per grid point: mean, standard deviation
+/// and 95% Student-t interval across replicates, from GSL) and sweep_differences.csv (each point
+/// against the first, replicate by replicate) from the run folders' summary.json files. All depend
+/// only on the runs' results, never on the executor or the order runs finished in.
 public enum SweepTables {
     public struct MetricError: Error, CustomStringConvertible {
         public let description: String
@@ -94,6 +95,45 @@ public enum SweepTables {
                 guard data.count >= 2 else { row += Array(repeating: .text(""), count: 3); continue }
                 let interval = Statistics.meanConfidenceInterval(data, confidence: 0.95)
                 row += [.number(Statistics.standardDeviation(data)), .number(interval.lower), .number(interval.upper)]
+            }
+            table.append(row)
+        }
+        return table
+    }
+
+    /// Paired differences from the first grid point: every point shares the replicates' seeds
+    /// (common random numbers), so point p's replicate r minus point 0's replicate r removes the
+    /// luck the two runs share, and the differences' t interval is far narrower than the two
+    /// points' own intervals suggest. One row per point after the first; per metric the pairs
+    /// where both runs gave a value, their mean difference, sd and 95% t interval (GSL), and how
+    /// many pairs rose and fell. Nil with one grid point or one replicate: nothing to pair.
+    public static func differences(_ plan: SweepPlan, results: [String: [ResultTable.Cell?]]) -> ResultTable? {
+        let sweep = plan.sweep
+        let byPoint = Dictionary(grouping: plan.jobs, by: \.run.point)
+        guard byPoint.count > 1, sweep.replicates > 1 else { return nil }
+        var columns = ["point"] + sweep.variedKeys + ["against_point"]
+        for metric in sweep.metrics {
+            columns += ["pairs", "mean_difference", "sd", "ci_lower", "ci_upper", "rose", "fell"].map { "\(metric.name):\($0)" }
+        }
+        var table = ResultTable(columns: columns)
+        let reference = Dictionary(uniqueKeysWithValues: byPoint[0]!.map { ($0.run.replicate, results[$0.id]) })
+        for point in byPoint.keys.sorted() where point > 0 {
+            let jobs = byPoint[point]!
+            var row: [ResultTable.Cell] = [.integer(Int64(point))] + jobs[0].run.values.map(cell) + [.integer(0)]
+            for m in sweep.metrics.indices {
+                let pairs = jobs.compactMap { job -> Double? in
+                    guard let here = results[job.id]?[m].flatMap(number), let there = reference[job.run.replicate]??[m].flatMap(number) else { return nil }
+                    return here - there
+                }
+                row.append(.integer(Int64(pairs.count)))
+                guard pairs.count >= 2 else {
+                    row += (pairs.first.map { [.number($0)] } ?? [.text("")]) + Array(repeating: .text(""), count: 3)
+                    row += [.integer(Int64(pairs.filter { $0 > 0 }.count)), .integer(Int64(pairs.filter { $0 < 0 }.count))]
+                    continue
+                }
+                let interval = Statistics.meanConfidenceInterval(pairs, confidence: 0.95)
+                row += [.number(Statistics.mean(pairs)), .number(Statistics.standardDeviation(pairs)), .number(interval.lower), .number(interval.upper),
+                        .integer(Int64(pairs.filter { $0 > 0 }.count)), .integer(Int64(pairs.filter { $0 < 0 }.count))]
             }
             table.append(row)
         }

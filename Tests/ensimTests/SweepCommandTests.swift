@@ -60,6 +60,10 @@ import Testing
         let summary = String(decoding: try data(out, "sweep_summary.csv"), as: UTF8.self).split(separator: "\n")
         #expect(summary.count == 5)
         #expect(summary[1].hasPrefix("0,0.3,60,2,2,"))
+        // Points 1-3 against point 0, paired by replicate.
+        let differences = String(decoding: try data(out, "sweep_differences.csv"), as: UTF8.self).split(separator: "\n")
+        #expect(differences.count == 4 && differences[0].hasPrefix("point,population.app_adoption,app.detection.gaen_v2.attenuation_thresholds_db.near,against_point,detection.notified:pairs,detection.notified:mean_difference,"))
+        #expect(differences[1].hasPrefix("1,") && differences[1].split(separator: ",")[3...4] == ["0", "2"])
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plot_sweep.py").path))
         let runs = out.appendingPathComponent("runs")
         let names = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
@@ -179,6 +183,7 @@ import Testing
         #expect(d.stderr.contains("(dask at \(cluster.address))"))
         #expect(try data(dask, "sweep.csv") == data(local, "sweep.csv"))
         #expect(try data(dask, "sweep_summary.csv") == data(local, "sweep_summary.csv"))
+        #expect(try data(dask, "sweep_differences.csv") == data(local, "sweep_differences.csv"))
         let files = try FileManager.default.contentsOfDirectory(atPath: dask.appendingPathComponent("runs/p01-r2").path).sorted()
         #expect(files.contains("summary.json") && files.contains("backend"))
         #expect(!FileManager.default.fileExists(atPath: dask.appendingPathComponent("incoming").path))
