@@ -8,13 +8,16 @@ struct ENSim: ParsableCommand {
         abstract: "Discrete-event simulator of exposure-notification apps (GAEN, Immuni, Corona-Warn-App) at country scale.",
         discussion: """
         Examples:
-          ensim run Scenarios/default.yaml                 run a scenario; results go to Results/<name>/<run-id>/
+          ensim run Scenarios/default.yaml
+              run a scenario; results go to Results/<name>/<run-id>/
           ensim run Scenarios/default.yaml --seed 7 --days 3 --out /tmp/run1
-          ensim sweep Scenarios/sweeps/adoption.yaml       grid × replicates; results go to Results/sweeps/<name>/<time>/
-          ensim validate Scenarios/*.yaml                  check scenario files without running them
-          ensim scenario reference                         every scenario key, its type, unit, default and range
-          ensim bench engine --json                        event-engine benchmark
-          ensim p6 collisions                              P6 false-match study (seed setup)
+          ensim summary RUN_FOLDER         what a finished run found
+          ensim sweep Scenarios/sweeps/adoption.yaml
+              grid × replicates; results go to Results/sweeps/<name>/<time>/
+          ensim validate Scenarios/*.yaml  check scenario files without running them
+          ensim scenario reference         every key: type, unit, default, range
+          ensim bench engine --json        event-engine benchmark
+          ensim p6 collisions              P6 false-match study (the seed's setup)
         """,
         version: ENSimVersion.string,
         subcommands: [RunCommand.self, SweepCommand.self, ValidateCommand.self, ScenarioCommand.self, BenchCommand.self, GaenCommand.self,

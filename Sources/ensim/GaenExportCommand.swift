@@ -14,8 +14,9 @@ struct GaenExport: ParsableCommand {
           rolling_start_interval_number  required, ENIntervalNumber
           rolling_period                 optional, 1…144 (empty: 144)
           transmission_risk_level        optional, integer (empty: absent)
-          report_type                    optional, number 0…5 or name: unknown, confirmed_test,
-                                         confirmed_clinical_diagnosis, self_report, recursive, revoked
+          report_type                    optional, number 0…5 or name: unknown,
+                                         confirmed_test, confirmed_clinical_diagnosis,
+                                         self_report, recursive, revoked
           days_since_onset               optional, integer (empty: absent)
         Keys are written sorted by key_data unless --keep-order is given.
         """

@@ -18,12 +18,13 @@ struct P6Command: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "False-match study: disclosed P6 epochs against receiver epochs of unrelated slice codes.",
             discussion: """
-            Every match found is false. Reports single-slice matches and k-in-5 windows beside their analytic
-            expectation, for the seed's rule (code only) and ENSim's (code and proximity UUID).
-            Examples:
-              ensim p6 collisions                                  the seed's setup: 150,000 receivers x 75,000 disclosures
+            Every match found is false. Reports single-slice matches and k-in-5 windows
+            beside their analytic expectation, for the seed's rule (code only) and ENSim's
+            (code and proximity UUID). Examples:
+              ensim p6 collisions   the seed's setup: 150,000 receivers x 75,000 codes
               ensim p6 collisions --sizes 1000000x100000 --threads 2
-              ensim p6 collisions --sizes 150000x75000,1000000x100000 --json --out Results/benchmarks/p6-collisions.json
+              ensim p6 collisions --sizes 150000x75000,1000000x100000 --json \\
+                --out Results/benchmarks/p6-collisions.json
             """
         )
 

@@ -9,11 +9,16 @@ extension RadioCommand {
         static let configuration = CommandConfiguration(
             abstract: "Maximum-likelihood fit of a layer's channel to measurements at known distances.",
             discussion: """
-                Transport: extra loss, path-loss exponent and shadowing, fitted to the tram's attenuations. Any other layer: \
-                path-loss exponent and shadowing, fitted to mean RSSI by distance (files of placements,sender,metres,adverts,\
-                mean_rssi_dbm,sd_rssi_dbm; several --data are fitted together). Examples:
+                Transport: extra loss, path-loss exponent and shadowing, fitted to the tram's
+                attenuations. Any other layer: path-loss exponent and shadowing, fitted to
+                mean RSSI by distance (files of placements,sender,metres,adverts,
+                mean_rssi_dbm,sd_rssi_dbm; several --data are fitted together).
+
+                Examples:
                   ensim radio fit --json > Results/studies/transport-fit.json
-                  ensim radio fit --layer workplace --data Scenarios/data/rss-smartphone/rssi-by-distance.csv
+                  ensim radio fit --layer workplace \\
+                    --data Scenarios/data/rss-smartphone/rssi-by-distance.csv \\
+                    --data Scenarios/data/office-ble/rssi-by-distance.csv
                 """
         )
 

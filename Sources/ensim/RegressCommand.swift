@@ -11,16 +11,19 @@ struct RegressCommand: ParsableCommand {
         commandName: "regress",
         abstract: "Compare false-positive and false-negative rates with a baseline (exit 1 on a significant regression).",
         discussion: """
-        SCENARIO_OR_RUN_FOLDER is a finished run folder (its summary.json `detection` block) or a
-        scenario file, which is run first (the whole chain: tests, uploads, packages, downloads,
-        detection). Rates are compared with a one-sided two-proportion z-test (GSL); a rate
-        significantly higher than the baseline at --alpha is a regression, and so is a rate the
-        baseline has but the run cannot measure (no notifications, no close contacts).
+        SCENARIO_OR_RUN_FOLDER is a finished run folder (its summary.json `detection`
+        block) or a scenario file, which is run first (the whole chain: tests,
+        uploads, packages, downloads, detection). Rates are compared with a one-sided
+        two-proportion z-test (GSL); a rate significantly higher than the baseline at
+        --alpha is a regression, and so is a rate the baseline has but the run cannot
+        measure (no notifications, no close contacts).
 
         Examples:
-          ensim regress Scenarios/regress.yaml --baseline Results/baselines/cwa-v2.json
-          ensim regress Results/default/2020-10-01T00-00-00Z-seed1 --baseline Results/baselines/cwa-v2.json
-          ensim regress Scenarios/regress.yaml --baseline Results/baselines/cwa-v2.json --update
+          ensim regress Scenarios/regress.yaml \\
+            --baseline Results/baselines/cwa-v2.json
+          ensim regress RUN_FOLDER --baseline Results/baselines/cwa-v2.json
+          ensim regress Scenarios/regress.yaml \\
+            --baseline Results/baselines/cwa-v2.json --update
         """)
 
     @Argument(help: "Scenario YAML file or finished run folder.")

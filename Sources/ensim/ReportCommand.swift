@@ -7,9 +7,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write report.html into a finished run folder: the scenario in words, key figures, plots, every file.",
         discussion: """
-        The page is self-contained (plots embedded, styles inline): open it without a network or
-        send it alone. The plots come from plot-scripts/ (python3 with matplotlib, installed by
-        .ci/setup).
+        The page is self-contained (plots embedded, styles inline): open it without a
+        network or send it alone. The plots come from plot-scripts/ (python3 with
+        matplotlib, installed by .ci/setup).
 
         Examples:
           ensim report Results/default/20201001T000000Z-seed20201001

@@ -11,17 +11,20 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a scenario and write its results folder.",
         discussion: """
-        Writes manifest.json, summary.json, daily.csv and hourly.csv into the run folder (default
-        Results/<scenario name>/<UTC time>-seed<seed>/). The folder appears only when the run is complete.
-        Same scenario and seed give byte-identical results whatever --threads is.
+        Writes manifest.json, summary.json, daily.csv and hourly.csv into the run
+        folder (default Results/<scenario name>/<UTC time>-seed<seed>/). The folder
+        appears only when the run is complete. Same scenario and seed give
+        byte-identical results whatever --threads is.
 
         Examples:
           ensim run Scenarios/default.yaml
-          ensim run Scenarios/default.yaml --seed 7 --days 3 --threads 2 --out /tmp/ensim-run
+          ensim run Scenarios/default.yaml --seed 7 --days 3 --threads 2 \\
+            --out /tmp/ensim-run
           ensim run Scenarios/national-italy.yaml --estimate
 
-        Before it starts, a run estimates its peak memory from its size and refuses (exit 2) when the
-        machine has less available; --estimate prints the estimate and exits.
+        Before it starts, a run estimates its peak memory from its size and refuses
+        (exit 2) when the machine has less available; --estimate prints the estimate
+        and exits.
         """
     )
 

@@ -8,14 +8,18 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Run a sweep file: every grid point × replicate as a run folder, then sweep.csv and sweep_summary.csv.",
         discussion: """
-        Results go to Results/sweeps/<name>/<UTC time>/ (or --out): manifest.json, scenarios/, runs/<run-id>/, \
-        sweep.csv (one row per run), sweep_summary.csv (per grid point: mean, sd, 95% t interval across \
-        replicates). Running the same command again resumes: complete runs are skipped. See docs/sweeps.md.
+        Results go to Results/sweeps/<name>/<UTC time>/ (or --out): manifest.json,
+        scenarios/, runs/<run-id>/, sweep.csv (one row per run), sweep_summary.csv
+        (per grid point: mean, sd, 95% t interval across replicates) and
+        sweep_differences.csv (each point against the first, replicate by replicate).
+        Running the same command again resumes: complete runs are skipped. See
+        docs/sweeps.md.
 
         Examples:
           ensim sweep Scenarios/sweeps/adoption.yaml --plan
           ensim sweep Scenarios/sweeps/adoption.yaml --workers 2
-          ensim sweep Scenarios/sweeps/adoption.yaml --executor dask --scheduler tcp://127.0.0.1:8786
+          ensim sweep Scenarios/sweeps/adoption.yaml --executor dask \\
+            --scheduler tcp://127.0.0.1:8786
         """
     )
 
