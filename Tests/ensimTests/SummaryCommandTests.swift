@@ -35,20 +35,13 @@ import Testing
     /// An epidemic run adds what the epidemic did, what the app averted and the load it caused;
     /// its report page draws the epidemic.
     @Test func epidemicRunsSayWhatTheEpidemicDidAndReportIt() throws {
-        let dir = EnsimProcess.temporaryDirectory()
-        let file = dir.appendingPathComponent("e.yaml")
-        try Data("""
+        let (out, run) = try run("""
             name: e
             seed: 3
             days: 8
             population: {size: 1500, app_adoption: 0.6}
             epidemic: {enabled: true, counterfactual: true, initial_infections: 30, hazard_per_minute: 0.02, manual_tracing: {enabled: true}}
-            outputs: {hourly: false}
-
-            """.utf8).write(to: file)
-        let out = dir.appendingPathComponent("run")
-        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
-        #expect(run.status == 0, "\(run.stderr)")
+            """)
         let lines = run.stdout.split(separator: "\n")
         for label in ["epidemic", "averted", "load"] {
             #expect(lines.contains { $0.hasPrefix(label + " ") }, "no \(label) line in \(run.stdout)")
@@ -64,21 +57,14 @@ import Testing
     /// A per-platform detection schedule gets a line with each platform's detections and held
     /// files, the numbers of summary.json's `detection.schedule`.
     @Test func aPerPlatformScheduleIsSummarisedPerPlatform() throws {
-        let dir = EnsimProcess.temporaryDirectory()
-        let file = dir.appendingPathComponent("p.yaml")
-        try Data("""
+        let (out, run) = try run("""
             name: p
             seed: 5
             days: 4
             population: {size: 1500, app_adoption: 0.6}
             health: {cases_per_day: 6}
             app: {detection: {schedule: {ios: {min_interval_s: 86400}, android: {max_per_utc_day: 1}}}}
-            outputs: {hourly: false}
-
-            """.utf8).write(to: file)
-        let out = dir.appendingPathComponent("run")
-        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
-        #expect(run.status == 0, "\(run.stderr)")
+            """)
         let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as! [String: Any]
         let schedule = try #require((summary["detection"] as? [String: Any])?["schedule"] as? [String: Any])
         let ios = try #require(schedule["ios"] as? [String: Any]), android = try #require(schedule["android"] as? [String: Any])
@@ -87,6 +73,16 @@ import Testing
         #expect(all > 0 && i + a == all)
         #expect(line.contains("  \(grouped(all)) detections"), "\(line)")
         #expect(line.contains("iOS \(grouped(i)),") && line.contains("Android \(grouped(a)),"), "\(line)")
+    }
+
+    /// Runs a scenario given as YAML (hourly table off) into a fresh folder.
+    func run(_ yaml: String) throws -> (out: URL, run: EnsimProcess.Output) {
+        let dir = EnsimProcess.temporaryDirectory()
+        let file = dir.appendingPathComponent("s.yaml"), out = dir.appendingPathComponent("run")
+        try Data((yaml + "\noutputs: {hourly: false}\n").utf8).write(to: file)
+        let run = try EnsimProcess.run(["run", file.path, "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        return (out, run)
     }
 
     func grouped(_ n: Int) -> String { n < 1000 ? "\(n)" : grouped(n / 1000) + "," + String(format: "%03d", n % 1000) }
