@@ -55,6 +55,8 @@ package final class P6Run {
     /// Receptions lost to collisions, and the radio's parameters when collisions are on (`radio.collisions`).
     package private(set) var collisions = CollisionTally()
     package private(set) var collisionParameters: RadioParameters?
+    /// Today's P6 receptions lost to collisions (daily.csv).
+    package private(set) var todayCollisions = CollisionTally()
 
     package init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
          phoneIsIOS: [Bool], regions: P6Regions, threads: Int, owners: [Int32] = []) {
@@ -80,14 +82,22 @@ package final class P6Run {
     /// day, and the receptions held until `endDay` knows who disclosed that day.
     package func contactObserver(radio: RadioDay) -> any AppContactObserver {
         precondition(pending == nil, "the previous day's receptions were not kept")
-        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
-                             phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
-        phoneDay = day
+        let day = dayPhones(radio: radio)
         if radio.crowd != nil { collisionParameters = radio.model.parameters }
         return P6Recording(day: radio, phones: day) { [unowned self] batch, lost in
             pending = batch
             collisions.add(lost)
+            todayCollisions = lost
         }
+    }
+
+    /// The day's P6 phones, made once: the crowded radio reads their sessions before the contact phase.
+    package func dayPhones(radio: RadioDay) -> P6PhoneDay {
+        if let phoneDay, phoneDay.dayIndex == radio.dayIndex { return phoneDay }
+        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
+                             phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
+        phoneDay = day
+        return day
     }
 
     /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the
