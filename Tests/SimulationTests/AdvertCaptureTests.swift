@@ -130,7 +130,7 @@ import Testing
         #expect(dual.summary.p6?.collisions?.advertsLost ?? 0 > single.summary.p6?.collisions?.advertsLost ?? 0)
         #expect(three.summary == dual.summary && three.daily == dual.daily)
         #expect(dual.daily.columns.suffix(4) == ["adverts_delivered", "adverts_lost", "p6_adverts_delivered", "p6_adverts_lost"])
-        let p6Lost = dual.daily.column("p6_adverts_lost").reduce(0) { if case .integer(let v) = $1 { $0 + v } else { $0 } }
+        let p6Lost = dual.daily.column("p6_adverts_lost").reduce(Int64(0)) { if case .integer(let v) = $1 { $0 + v } else { $0 } }
         #expect(p6Lost == dual.summary.p6?.collisions?.advertsLost)
     }
 }
