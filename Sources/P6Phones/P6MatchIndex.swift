@@ -18,6 +18,8 @@ package struct P6PhoneMatches: Sendable {
     package var txSingles = 0
     package var rxSingles = 0
     package var full: [P6FullMatch] = []
+    /// With `keepsRxHits`: every reception that hit a disclosure the phone fully matched by Rx.
+    package var rxHits: [(disclosure: Int32, key: P6MatchIndex.RxKey)] = []
 }
 
 /// The disclosed codes of the files fetched in one day, indexed once so that every phone's Rx
@@ -27,8 +29,8 @@ package struct P6PhoneMatches: Sendable {
 /// places a reception in the epoch's grid. Rx part: the disclosed receptions keyed by (UTC
 /// slice, UUID, code) as `P6Matcher.matchRx` does.
 package struct P6MatchIndex: Sendable {
-    package struct TxKey: Hashable { var day: Int64; var slice: Int32; var uuid: UInt8; var code: UInt32 }
-    package struct RxKey: Hashable { var slot: Int64; var uuid: UInt8; var code: UInt32 }
+    package struct TxKey: Hashable, Sendable { var day: Int64; var slice: Int32; var uuid: UInt8; var code: UInt32 }
+    package struct RxKey: Hashable, Sendable { var slot: Int64; var uuid: UInt8; var code: UInt32 }
 
     package let sliceSeconds: Int64
     package let window: Int
@@ -82,8 +84,10 @@ package struct P6MatchIndex: Sendable {
 
     /// Matches one phone's Rx trace (records of any retained days, in any order) against the
     /// disclosures it fetched (`fetched`, indices into the run's disclosures).
-    package func match(phone: Int32, records: [P6RxRecord], fetched: Set<Int32>) -> P6PhoneMatches {
+    /// - Parameter keepsRxHits: also return the receptions behind Rx full matches (revocation's cleaning).
+    package func match(phone: Int32, records: [P6RxRecord], fetched: Set<Int32>, keepsRxHits: Bool = false) -> P6PhoneMatches {
         var txHits: [UInt64] = [], rxHits: [UInt64] = []
+        var rxKeys: [(disclosure: Int32, key: RxKey)] = []
         for r in records {
             let day = Self.floorDiv(r.time, SimDuration.day)
             let slice = (r.time - day * SimDuration.day) / sliceSeconds
@@ -99,6 +103,7 @@ package struct P6MatchIndex: Sendable {
                 let d = rxDisclosure[Int(k)]
                 if fetched.contains(d), let who = discloser[d], who.phone != phone, r.time < who.at {
                     rxHits.append(UInt64(UInt32(d)) << 32 | UInt64(UInt32(truncatingIfNeeded: slot)))
+                    if keepsRxHits { rxKeys.append((d, RxKey(slot: slot, uuid: UInt8(r.uuidIndex), code: r.code))) }
                 }
                 k = rxNext[Int(k)]
             }
@@ -114,6 +119,7 @@ package struct P6MatchIndex: Sendable {
                                             start: midnight + Int64(slices[c.lowerBound]) * sliceSeconds, slices: Int32(c.count)))
             }
         }
+        var rxMatched = Set<Int32>()
         group(rxHits) { d, slots in
             let clusters = P6Matcher.clusters(slices: slots, window: window, threshold: threshold)
             out.rxSingles += slots.count - clusters.reduce(0) { $0 + $1.count }
@@ -121,8 +127,25 @@ package struct P6MatchIndex: Sendable {
                 out.full.append(P6FullMatch(phone: phone, disclosure: Int32(bitPattern: d), byTx: false,
                                             start: Int64(slots[c.lowerBound]) * sliceSeconds, slices: Int32(c.count)))
             }
+            if !clusters.isEmpty { rxMatched.insert(Int32(bitPattern: d)) }
         }
+        if keepsRxHits { out.rxHits = rxKeys.filter { rxMatched.contains($0.disclosure) } }
         return out
+    }
+
+    /// Whether receptions in these slots (any order, repeats allowed) still hold a full match.
+    package func fullMatch(slots: [Int64]) -> Bool {
+        let distinct = Array(Set(slots)).sorted().map { Int(UInt32(truncatingIfNeeded: $0)) }
+        return !P6Matcher.clusters(slices: distinct, window: window, threshold: threshold).isEmpty
+    }
+
+    /// The (slot, UUID, code) of every slice a disclosure's epochs sent, as `RxKey`s.
+    package static func txCodes(of d: P6PublishedDisclosure, sliceSeconds: Int64) -> [RxKey] {
+        d.disclosure.epochs.flatMap { epoch in
+            epoch.allCodes().map { s in
+                RxKey(slot: floorDiv(s.start, sliceSeconds), uuid: UInt8(s.uuidIndex), code: s.code)
+            }
+        }
     }
 
     /// Calls `body` per high word with the distinct low words (ascending); hits are hi << 32 | lo.

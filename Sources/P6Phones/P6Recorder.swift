@@ -7,7 +7,7 @@ import World
 
 /// Every app phone's P6 state for one UTC day: its epoch, transmit sessions and clock offset,
 /// each from the phone's own (seed, phone, day) streams. Only read by the contact shards.
-package final class P6PhoneDay: @unchecked Sendable {
+package final class P6PhoneDay: SecondProtocolAdvertisers, @unchecked Sendable {
     package let dayIndex: Int
     package let midnight: SimTime
     package let epochs: [P6Epoch]

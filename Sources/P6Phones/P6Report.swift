@@ -90,6 +90,10 @@ extension P6Run {
                                        withdrawnFalse: withdrawn.count - withdrawnTrue, withdrawalDelayHours: LatencyHoursSummary(sorted: delays),
                                        notifiedAfterRevocation: stillNotified.count,
                                        precisionAfterRevocation: ProportionSummary(stillTrue, of: stillNotified.count))
+            if parameters.cleansRxMatches {
+                summary.revocation?.rxMatchesCleaned = rxMatchesCleaned.count
+                summary.revocation?.withdrawnByCleaning = withdrawnByCleaning.filter { withdrawn[$0] != nil }.count
+            }
             if parameters.reportShare > 0 {
                 let byReports = shown.filter { $0.revokedByReportsAt != nil }
                 summary.revocation?.byReports = .init(reports: reports.values.reduce(0) { $0 + $1.count }, threshold: parameters.reportThreshold,

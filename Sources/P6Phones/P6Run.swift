@@ -46,6 +46,15 @@ package final class P6Run {
     package private(set) var reports: [Int32: [SimTime]] = [:]
     /// Notifications withdrawn: when the phone read the revocation list that emptied its matches.
     package private(set) var withdrawn: [Int32: SimTime] = [:]
+    /// With `clean_rx_matches`: per phone and disclosure, the receptions behind its Rx full
+    /// matches; the (phone << 32 | disclosure) pairs matched by Tx; revoked disclosures' codes
+    /// with the time their list was published; the Rx matches cleaned away.
+    private var rxHits: [Int32: [Int32: Set<P6MatchIndex.RxKey>]] = [:]
+    private var txMatched = Set<UInt64>()
+    private var revokedCodes: [P6MatchIndex.RxKey: SimTime] = [:]
+    private var revokedCoded = Set<Int32>()
+    package private(set) var rxMatchesCleaned = Set<UInt64>()
+    package private(set) var withdrawnByCleaning = Set<Int32>()
     package private(set) var txSingles: Int64 = 0
     package private(set) var rxSingles: Int64 = 0
     package private(set) var rxStats = RunningStatistics()
@@ -55,6 +64,8 @@ package final class P6Run {
     /// Receptions lost to collisions, and the radio's parameters when collisions are on (`radio.collisions`).
     package private(set) var collisions = CollisionTally()
     package private(set) var collisionParameters: RadioParameters?
+    /// Today's P6 receptions lost to collisions (daily.csv).
+    package private(set) var todayCollisions = CollisionTally()
 
     package init(parameters: P6RunParameters, distribution: DistributionParameters, seed: UInt64, start: SimTime, days: Int,
          phoneIsIOS: [Bool], regions: P6Regions, threads: Int, owners: [Int32] = []) {
@@ -80,14 +91,22 @@ package final class P6Run {
     /// day, and the receptions held until `endDay` knows who disclosed that day.
     package func contactObserver(radio: RadioDay) -> any AppContactObserver {
         precondition(pending == nil, "the previous day's receptions were not kept")
-        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
-                             phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
-        phoneDay = day
+        let day = dayPhones(radio: radio)
         if radio.crowd != nil { collisionParameters = radio.model.parameters }
         return P6Recording(day: radio, phones: day) { [unowned self] batch, lost in
             pending = batch
             collisions.add(lost)
+            todayCollisions = lost
         }
+    }
+
+    /// The day's P6 phones, made once: the crowded radio reads their sessions before the contact phase.
+    package func dayPhones(radio: RadioDay) -> P6PhoneDay {
+        if let phoneDay, phoneDay.dayIndex == radio.dayIndex { return phoneDay }
+        let day = P6PhoneDay(parameters: parameters, seed: seed, dayIndex: radio.dayIndex, midnight: radio.midnight,
+                             phoneIsIOS: phoneIsIOS, threads: threads, attackers: attackers)
+        phoneDay = day
+        return day
     }
 
     /// After the day's engine run: the day's Rx traces as really sent (epochs restarted by the
@@ -186,13 +205,51 @@ package final class P6Run {
     private func withdrawRevoked() {
         var firstCheck: [Int32: [SimTime]] = [:]
         for c in downloads.checks { firstCheck[c.phone, default: []].append(c.at) }
+        if parameters.cleansRxMatches { codeRevoked() }
         for (phone, notification) in notifications where withdrawn[phone] == nil {
             guard let matched = matchedDisclosures[phone], let times = firstCheck[phone] else { continue }
-            let listed = matched.map { disclosures[Int($0)].revocationListedAt }
-            guard listed.allSatisfy({ $0 != nil }) else { continue }
-            let after = max(listed.map { $0! }.max()!, notification.at)
-            if let t = times.first(where: { $0 >= after }) { withdrawn[phone] = t }
+            var after = notification.at
+            var cleaned: [UInt64] = []
+            for d in matched {
+                if let listed = disclosures[Int(d)].revocationListedAt {
+                    after = max(after, listed)
+                } else if let at = cleanedAt(phone: phone, disclosure: d) {
+                    after = max(after, at)
+                    cleaned.append(UInt64(UInt32(phone)) << 32 | UInt64(UInt32(d)))
+                } else {
+                    after = .max
+                    break
+                }
+            }
+            guard after < .max, let t = times.first(where: { $0 >= after }) else { continue }
+            withdrawn[phone] = t
+            if !cleaned.isEmpty {
+                rxMatchesCleaned.formUnion(cleaned)
+                withdrawnByCleaning.insert(phone)
+            }
         }
+    }
+
+    /// Adds the codes of newly revoked disclosures, each at the time its list was published.
+    private func codeRevoked() {
+        for (i, d) in disclosures.enumerated() where d.revocationListedAt != nil && !revokedCoded.contains(Int32(i)) {
+            revokedCoded.insert(Int32(i))
+            for key in P6MatchIndex.txCodes(of: d, sliceSeconds: Int64(parameters.sliceSeconds)) {
+                revokedCodes[key] = min(revokedCodes[key] ?? .max, d.revocationListedAt!)
+            }
+        }
+    }
+
+    /// When a phone's match of a disclosure that is not revoked went away with the receptions of
+    /// revoked codes it dropped: nil if it was a Tx match or still holds without them.
+    private func cleanedAt(phone: Int32, disclosure d: Int32) -> SimTime? {
+        guard parameters.cleansRxMatches, !txMatched.contains(UInt64(UInt32(phone)) << 32 | UInt64(UInt32(d))),
+              let hits = rxHits[phone]?[d] else { return nil }
+        let dropped = hits.compactMap { revokedCodes[$0] }
+        guard !dropped.isEmpty else { return nil }
+        let kept = hits.filter { revokedCodes[$0] == nil }.map(\.slot)
+        let index = P6MatchIndex(disclosures: [], parameters: parameters)
+        return index.fullMatch(slots: kept) ? nil : dropped.max()!
     }
 
     /// Stores the pending day, with the codes of phones that disclosed that day re-derived.
@@ -228,6 +285,7 @@ package final class P6Run {
         let days = rx.days.filter { index.days.contains($0.midnight / SimDuration.day) }
         // Per fetcher, the disclosures in the files it fetched today.
         let fetchedDisclosures: [Set<Int32>] = fetchers.map { phone in Set(byPhone[phone]!.flatMap { files[$0.file].disclosures }) }
+        let keepsRxHits = parameters.cleansRxMatches
         let workers = max(1, min(threads, fetchers.count))
         let outputs = ShardResults<[P6PhoneMatches]>(count: workers)
         let per = (fetchers.count + workers - 1) / workers
@@ -236,12 +294,17 @@ package final class P6Run {
                 var out: [P6PhoneMatches] = []
                 for k in (w * per)..<min(fetchers.count, (w + 1) * per) {
                     let phone = fetchers[k]
-                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: fetchedDisclosures[k]))
+                    out.append(index.match(phone: phone, records: days.flatMap { $0.trace(Int(phone)) }, fetched: fetchedDisclosures[k],
+                                           keepsRxHits: keepsRxHits))
                 }
                 outputs.set(w, out)
             }
         }
         for m in outputs.all.joined() {
+            for h in m.rxHits { rxHits[m.full.first!.phone, default: [:]][h.disclosure, default: []].insert(h.key) }
+            if parameters.cleansRxMatches {
+                for f in m.full where f.byTx { txMatched.insert(UInt64(UInt32(f.phone)) << 32 | UInt64(UInt32(f.disclosure))) }
+            }
             txSingles += Int64(m.txSingles)
             rxSingles += Int64(m.rxSingles)
             fullMatches += m.full

@@ -50,6 +50,10 @@ public struct P6RunParameters: Sendable, Equatable {
     public var reportDelayMeanSeconds = 43_200
     /// A disclosure with this many reports is revoked (too many matches to be believable).
     public var reportThreshold = 30
+    /// Phones reading the list also drop their receptions of revoked disclosures' codes, and with
+    /// them the Rx co-location matches those receptions made (off: only revoked disclosures' own
+    /// matches are withdrawn).
+    public var cleansRxMatches = false
 
     /// Whether phones read a revocation list (random revocations or revocation by reports).
     package var revocationList: Bool { revokedShare > 0 || reportShare > 0 }

@@ -29,6 +29,7 @@ package final class P6Stage: Stage {
                         phoneIsIOS: world.phoneIsIOS, regions: regions, threads: run.threads, owners: world.population.owners)
         self.run = run
         world.observeAppContacts { radio in run.contactObserver(radio: radio) }
+        world.secondProtocolAdvertisers = { radio in run.dayPhones(radio: radio) }
     }
 
     package func endDay(_ day: SimulatedDay) {

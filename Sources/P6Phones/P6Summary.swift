@@ -202,6 +202,10 @@ public struct P6Summary: Equatable, Sendable, Encodable {
         public var precisionAfterRevocation: ProportionSummary
         /// Revocation by users' reports, when `p6.revocation.report_share` > 0.
         public var byReports: ByReports? = nil
+        /// With `clean_rx_matches`: Rx matches (phone, disclosure) that went with the dropped
+        /// receptions of revoked codes, and the notifications withdrawn thanks to them.
+        public var rxMatchesCleaned: Int? = nil
+        public var withdrawnByCleaning: Int? = nil
 
         /// Users report the disclosure that notified them; enough reports revoke it.
         public struct ByReports: Encodable, Sendable, Equatable {
@@ -218,7 +222,7 @@ public struct P6Summary: Equatable, Sendable, Encodable {
             case revokedDisclosures = "revoked_disclosures", listBytes = "list_bytes", notificationsWithdrawn = "notifications_withdrawn"
             case withdrawnTrue = "withdrawn_true", withdrawnFalse = "withdrawn_false", withdrawalDelayHours = "withdrawal_delay_hours"
             case notifiedAfterRevocation = "notified_after_revocation", precisionAfterRevocation = "precision_after_revocation"
-            case byReports = "by_reports"
+            case byReports = "by_reports", rxMatchesCleaned = "rx_matches_cleaned", withdrawnByCleaning = "withdrawn_by_cleaning"
         }
     }
 

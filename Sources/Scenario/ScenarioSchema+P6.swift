@@ -105,6 +105,11 @@ extension ScenarioSchema {
                 A disclosure with this many reports is revoked (too many matches to be believable), on the list of the file period \
                 of the threshold's report.
                 """),
+            .boolean("clean_rx_matches", \S.p6.cleansRxMatches, doc: """
+                A phone reading the list also drops its receptions of the revoked disclosures' codes (it fetched their Tx traces), \
+                and with them the Rx co-location matches they made: a notification from another disclosure is withdrawn when no \
+                3-in-5 match is left without those receptions. false (default): only matches of revoked disclosures are withdrawn.
+                """),
         ], doc: """
             A list of revoked disclosure IDs published beside the streams (seed, "Revocation": disclosures made in error or \
             maliciously, in an independent database); a phone reads it at each check and withdraws its notification once every \

@@ -57,6 +57,21 @@ extension ScenarioSchema {
                 Advertisers a receiver hears per app phone it is in contact with at that time (ENSim's choice: 1, only the \
                 contacts; more stands for phones in radio range but not in contact, and other Bluetooth devices).
                 """),
+            .boolean("capture", \S.radio.captureEnabled, doc: """
+                The capture effect: an advert hit by overlapping adverts is still received when its power exceeds their \
+                summed power by capture_threshold_db; each overlapping advert comes from one of the receiver's concurrent \
+                contacts, at that contact's own attenuation plus fading. Off (default): any overlap loses the advert, so \
+                losses are an upper bound for a given density.
+                """),
+            .number("capture_threshold_db", \S.radio.captureThresholdDB, range: 0...60, unit: "dB", doc: """
+                Wanted-to-interferer power ratio needed to capture: 21 dB is the co-channel C/I every Bluetooth LE receiver \
+                must meet at 1 Mb/s (Bluetooth Core 5.2, Vol 6 Part A §4.2, interference performance); chip datasheets give \
+                12–14 dB (TI WL18xx 12 dB, Microchip 12–14 dB), so 21 is the conservative end.
+                """),
+            .boolean("dual_protocol_advertisers", \S.radio.dualProtocolAdvertisers, doc: """
+                With p6 enabled, a phone transmitting P6 beside GAEN counts as two advertisers while it transmits P6 (each \
+                protocol sends its own adverts). false (default): one advertiser per phone, outputs as before.
+                """),
         ], doc: "Radio-level collisions by local density (summary.json radio.collisions: adverts lost, loss by density band)."),
         .number("advert_interval_min_ms", \S.radio.advertIntervalMinMs, range: 20...10_000, unit: "ms",
                 doc: "Shortest advertising interval (GAEN: ~250 ms)."),

@@ -81,6 +81,8 @@ public final class Simulation {
         let dailyColumns = ["day", "date"] + WorldDay.columns + ["events"] + KeySubmissionStage.dailyColumns
             + DistributionStage.dailyColumns + DetectionStage.dailyColumns + (epidemic == nil ? [] : EpidemicStage.dailyColumns)
             + (config.runsCounterfactual ? ["epi_counterfactual_new_infections"] : [])
+            + (config.radio.collisionsEnabled ? ["adverts_delivered", "adverts_lost"] : [])
+            + (config.radio.collisionsEnabled && p6Stage != nil ? ["p6_adverts_delivered", "p6_adverts_lost"] : [])
         daily = streams?.open("daily.csv", columns: dailyColumns) ?? MemoryTableStream(columns: dailyColumns)
         self.stages = stages
     }
@@ -109,7 +111,7 @@ public final class Simulation {
             daily.append([.integer(Int64(dayIndex)), .text(CivilCalendar.isoDateString(day.midnight))] + world.today.values
                          + [.integer(Int64(engine.processedCount - eventsBefore))] + keySubmission.dailyValues(day)
                          + distributionStage.dailyValues + detectionStage.dailyValues + (epidemic?.dailyValues(day) ?? [])
-                         + (without.map { [.integer(Int64($0.byDay[dayIndex]))] } ?? []))
+                         + (without.map { [.integer(Int64($0.byDay[dayIndex]))] } ?? []) + collisionValues())
             progress(RunProgress(day: dayIndex + 1, days: config.days, simulatedTime: engine.now, eventsProcessed: engine.processedCount,
                                  appPhones: world.fleet.count, contacts: world.totalContacts, scanInstances: world.totalScans))
         }
@@ -123,6 +125,14 @@ public final class Simulation {
             }
         }
         return results
+    }
+
+    /// daily.csv's collision columns (with `radio.collisions`): adverts the channel delivered and
+    /// those collisions took, GAEN's then P6's.
+    private func collisionValues() -> [ResultTable.Cell] {
+        guard config.radio.collisionsEnabled else { return [] }
+        let tallies = [world.todayCollisions] + (p6Stage.map { [$0.run.todayCollisions] } ?? [])
+        return tallies.flatMap { t in [.integer(t.totals.delivered), .integer(t.totals.lost)] }
     }
 
     /// Runs `work`, adding its wall time to `phase`.

@@ -37,6 +37,10 @@ package final class WorldStage: Stage {
     private let collisionModel: AdvertCollisionModel?
     private let radioParameters: RadioParameters
     private var collisions = CollisionTally()
+    /// Today's collisions (daily.csv's collision columns).
+    package private(set) var todayCollisions = CollisionTally()
+    /// With `dual_protocol_advertisers`: who sends a second protocol's adverts on a day (P6 sessions).
+    package var secondProtocolAdvertisers: ((RadioDay) -> any SecondProtocolAdvertisers)?
 
     /// Days of contact ground truth kept: the 14-day key window plus a week for late detections.
     package static let groundTruthRetentionDays = 21
@@ -74,10 +78,12 @@ package final class WorldStage: Stage {
                              fleet: fleet, radios: radios, availability: availability)
         if let collisionModel {
             // Who is near whom must be known before anyone hears: a first pass over the same contacts.
-            let presence = AdvertiserPresenceRecording(phones: fleet.count, midnight: day.midnight, availability: availability)
+            let presence = AdvertiserPresenceRecording(phones: fleet.count, midnight: day.midnight, availability: availability,
+                                                       attenuationsFrom: collisionModel.captureThresholdDB == nil ? nil : radio)
             _ = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                  threads: threads, seed: seed, observers: [presence], gate: contactGate)
-            radio.crowd = CrowdDay(presence: presence.presence, model: collisionModel)
+            radio.crowd = CrowdDay(presence: presence.presence, model: collisionModel,
+                                   secondProtocol: collisionModel.dualProtocol ? secondProtocolAdvertisers?(radio) : nil)
         }
         let recording = EncounterRecording(day: radio)
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
@@ -92,7 +98,10 @@ package final class WorldStage: Stage {
         encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
         for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }
-        if radio.crowd != nil { collisions.add(recording.collisions) }
+        if radio.crowd != nil {
+            collisions.add(recording.collisions)
+            todayCollisions = recording.collisions
+        }
         let counts = availability.counts
         today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.groundTruth.pairs.count),
                          closeContacts: Int64(contacts.groundTruth.closeContacts), appPairContacts: contacts.appPairContacts,

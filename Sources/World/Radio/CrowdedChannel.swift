@@ -1,4 +1,5 @@
 import EventEngine
+import Foundation
 import GSL
 import SimulationCore
 
@@ -14,14 +15,17 @@ public struct CollisionTally: Sendable, Equatable {
     public private(set) var windowsLost: [Int64] = []
     public private(set) var adverts: [Int64] = []
     public private(set) var advertsLost: [Int64] = []
+    /// With the capture effect: adverts that were overlapped but survived.
+    public private(set) var advertsCaptured: [Int64] = []
 
     public init() {}
 
-    package mutating func add(contacts n: Int, adverts delivered: Int, lost: Int) {
+    package mutating func add(contacts n: Int, adverts delivered: Int, lost: Int, captured: Int = 0) {
         grow(to: n + 1)
         windows[n] += 1
         adverts[n] += Int64(delivered)
         advertsLost[n] += Int64(lost)
+        advertsCaptured[n] += Int64(captured)
         if lost == delivered { windowsLost[n] += 1 }
     }
 
@@ -32,8 +36,12 @@ public struct CollisionTally: Sendable, Equatable {
             windowsLost[n] += o.windowsLost[n]
             adverts[n] += o.adverts[n]
             advertsLost[n] += o.advertsLost[n]
+            advertsCaptured[n] += o.advertsCaptured[n]
         }
     }
+
+    /// Adverts delivered and lost over every density.
+    package var totals: (delivered: Int64, lost: Int64) { (adverts.reduce(0, +), advertsLost.reduce(0, +)) }
 
     private mutating func grow(to count: Int) {
         guard windows.count < count else { return }
@@ -42,6 +50,7 @@ public struct CollisionTally: Sendable, Equatable {
         windowsLost += extra
         adverts += extra
         advertsLost += extra
+        advertsCaptured += extra
     }
 }
 
@@ -73,6 +82,10 @@ package final class CrowdedChannel: @unchecked Sendable {
     private var receiver = 0
     private var sender = 0
     package private(set) var tally = CollisionTally()
+    /// The receiver's concurrent advertisers at the current scan instant (capture), each once per
+    /// protocol it sends: the interferers an overlapping packet is drawn from.
+    private var concurrent: [AdvertiserPresence.Span] = []
+    private var interferers: [Float] = []
 
     /// `streamName` separates protocols (GAEN "radio-collision", P6 its own).
     package init(crowd: CrowdDay, seed: UInt64, midnight: SimTime, streamName: String) {
@@ -97,24 +110,72 @@ package final class CrowdedChannel: @unchecked Sendable {
         let sigma = model.parameters.fadingSigma
         if mean - 4 * sigma > model.neverAbove { return nil }
         let certain = mean + 4 * sigma < model.alwaysBelow
-        let contacts = crowd.presence.others(of: receiver, at: Int32(t - midnight), excluding: sender)
-        let lost = crowd.model.lossProbability(advertisers: crowd.model.advertisers(contacts: contacts))
+        let contacts = density(at: t)
+        let advertisers = crowd.model.advertisers(contacts: contacts)
+        let lost = crowd.model.lossProbability(advertisers: advertisers)
+        let capture = crowd.model.captureThresholdDB
         var delivered = 0
         var received = 0
+        var captured = 0
         var sum = 0.0
         var minimum = Double.infinity
         for _ in 0..<adverts {
             let a = mean + stream.normal(sd: sigma)
             guard certain || model.receives(attenuation: a, draw: stream.uniform()) else { continue }
             delivered += 1
-            if lost > 0 && collisions.uniform() < lost { continue }
+            if lost > 0 && collisions.uniform() < lost {
+                guard let capture, survives(attenuation: a, overlaps: crowd.model.overlaps(advertisers: advertisers),
+                                            threshold: capture, fadingSigma: sigma) else { continue }
+                captured += 1
+            }
             received += 1
             sum += a
             minimum = min(minimum, a)
         }
-        if delivered > 0 { tally.add(contacts: contacts, adverts: delivered, lost: delivered - received) }
+        if delivered > 0 { tally.add(contacts: contacts, adverts: delivered, lost: delivered - received, captured: captured) }
         guard received > 0 else { return nil }
         return (ChannelModel.byte(sum / Double(received)), ChannelModel.byte(minimum))
+    }
+
+    /// The receiver's other advertisers at `t`, in contacts (`AdvertCollisionModel.advertisers` scales
+    /// them): each concurrent contact once, twice while it also sends P6 (`dual_protocol_advertisers`).
+    /// With capture it also keeps their attenuations, one entry per advertiser, for `survives`.
+    private func density(at t: SimTime) -> Int {
+        let second = Int32(t - midnight)
+        let dual = crowd.model.dualProtocol ? crowd.secondProtocol : nil
+        guard crowd.model.captureThresholdDB != nil || dual != nil else {
+            return crowd.presence.others(of: receiver, at: second, excluding: sender)
+        }
+        crowd.presence.concurrent(of: receiver, at: second, excluding: sender, into: &concurrent)
+        interferers.removeAll(keepingCapacity: true)
+        for s in concurrent {
+            interferers.append(s.attenuation)
+            if let dual, dual.transmits(Int(s.other), at: t) { interferers.append(s.attenuation) }
+        }
+        return interferers.count
+    }
+
+    /// Whether an advert at attenuation `a` that was overlapped survives: the number of packets
+    /// overlapping it is Poisson(λ) given at least one (drawn by inversion), each from an advertiser
+    /// drawn uniformly among the receiver's concurrent ones (those `advertisers_per_contact` adds stand
+    /// in for them), at its mean attenuation plus its own fading; the wanted packet is kept when its
+    /// power exceeds their summed power by the threshold.
+    private func survives(attenuation a: Double, overlaps lambda: Double, threshold: Double, fadingSigma: Double) -> Bool {
+        guard !interferers.isEmpty else { return false }
+        var mass = collisions.uniform() * -expm1(-lambda)
+        var k = 1, term = exp(-lambda) * lambda
+        while mass > term && term > 0 {
+            mass -= term
+            k += 1
+            term *= lambda / Double(k)
+        }
+        var power = 0.0
+        for _ in 0..<k {
+            let i = min(Int(collisions.uniform() * Double(interferers.count)), interferers.count - 1)
+            power += pow(10, -(Double(interferers[i]) + collisions.normal(sd: fadingSigma)) / 10)
+        }
+        // Interferer power in attenuation terms: −10·log10(Σ 10^(−aᵢ/10)).
+        return -10 * log10(power) >= a + threshold
     }
 }
 
@@ -136,6 +197,9 @@ public struct CollisionSummary: Equatable, Sendable, Encodable {
 
     public var advertAirtimeMicroseconds: Double
     public var advertisersPerContact: Double
+    /// With the capture effect: its threshold and the overlapped adverts it kept.
+    public var captureThresholdDB: Double?
+    public var advertsCaptured: Int64?
     public var advertsDelivered: Int64
     public var advertsLost: Int64
     public var advertLoss: ProportionSummary
@@ -146,6 +210,8 @@ public struct CollisionSummary: Equatable, Sendable, Encodable {
         let model = AdvertCollisionModel(p)
         advertAirtimeMicroseconds = p.advertAirtimeMicroseconds
         advertisersPerContact = p.advertisersPerContact
+        captureThresholdDB = model.captureThresholdDB
+        advertsCaptured = model.captureThresholdDB.map { _ in t.advertsCaptured.reduce(0, +) }
         advertsDelivered = t.adverts.reduce(0, +)
         advertsLost = t.advertsLost.reduce(0, +)
         advertLoss = ProportionSummary.wilson(Int(advertsLost), of: Int(advertsDelivered))
@@ -165,6 +231,7 @@ public struct CollisionSummary: Equatable, Sendable, Encodable {
 
     package enum CodingKeys: String, CodingKey {
         case advertAirtimeMicroseconds = "advert_airtime_us", advertisersPerContact = "advertisers_per_contact"
+        case captureThresholdDB = "capture_threshold_db", advertsCaptured = "adverts_captured"
         case advertsDelivered = "adverts_delivered", advertsLost = "adverts_lost", advertLoss = "advert_loss"
         case scanWindowLoss = "scan_window_loss", byDensity = "by_density"
     }

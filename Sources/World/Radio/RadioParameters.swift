@@ -82,6 +82,14 @@ public struct RadioParameters: Sendable, Equatable {
     public var advertAirtimeMicroseconds: Double = 376
     /// Advertisers a receiver hears for each app phone it is in contact with (1: only the contacts advertise).
     public var advertisersPerContact: Double = 1
+    /// A collided advert survives when it is stronger than the sum of the adverts overlapping it by
+    /// `captureThresholdDB` (the capture effect); off: any overlap loses it (default).
+    public var captureEnabled = false
+    /// Wanted-to-interferer power ratio a receiver needs on its channel (dB): 21 dB is the co-channel
+    /// C/I every Bluetooth LE receiver must meet (Core 5.2, Vol 6 Part A §4.2); chips do 12–14 dB.
+    public var captureThresholdDB: Double = 21
+    /// Phones that transmit P6 beside GAEN count as two advertisers while they transmit P6 (with `p6`).
+    public var dualProtocolAdvertisers = false
 
     public init() {}
     public static let `default` = RadioParameters()
