@@ -270,8 +270,14 @@ public struct EncounterStore: Sendable {
 
     /// Adds a day and deletes days that fell out of the window.
     public mutating func add(_ day: EncounterDay) {
+        expire(before: day.dayIndex)
         days.append(day)
-        days.removeAll { $0.dayIndex <= day.dayIndex - retentionDays }
+    }
+
+    /// Deletes the days that fall out of the window once `dayIndex` is added: called before the
+    /// day's contacts, so that the day leaving is not held while the day arriving is built.
+    public mutating func expire(before dayIndex: Int) {
+        days.removeAll { $0.dayIndex <= dayIndex - retentionDays }
     }
 
     public var bytes: Int { days.reduce(0) { $0 + $1.bytes } }
