@@ -31,6 +31,7 @@ package final class DetectionStage: Stage {
         try detection.process(dayIndex: day.index, downloads: distribution.downloadsToday,
                               checks: detection.parameters.schedule.isActive ? distribution.model.checkSessions : [],
                               packages: distribution.publishedPackages, encounters: world.encounters)
+        distribution.releaseDownloadsToday()
     }
 
     package static let dailyColumns = ["phones_notified"]

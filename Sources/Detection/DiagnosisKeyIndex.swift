@@ -2,6 +2,7 @@ import CPrefetch
 import GAEN
 import HealthBackend
 import SimulationCore
+import World
 
 /// Published keys with every RPI they produced, derived once per batch (real AES through
 /// `BatchRPIDeriver`, sharded over threads) and held in one open-addressing hash table.
@@ -102,6 +103,30 @@ public final class DiagnosisKeyIndex: @unchecked Sendable {
     @inline(__always)
     public func prefetch(_ rpi: RollingProximityIdentifier) {
         table.withUnsafeBufferPointer { ensim_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: rpi.value.word0) & mask)) }
+    }
+
+    /// As `prefetch(_:)` for a stored RPI.
+    @inline(__always)
+    public func prefetch(_ stored: StoredIdentifier) {
+        table.withUnsafeBufferPointer { ensim_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: stored.word0) & mask)) }
+    }
+
+    /// The indexed RPI whose first 12 bytes are `stored`, with its key and interval, if any (a
+    /// phone keeps 12 bytes of each RPI it heard; another key's RPI agrees in all 96 bits with
+    /// probability 2^-96 per pair, and the table holds each RPI once).
+    @inline(__always)
+    public func lookup(_ stored: StoredIdentifier) -> (key: Int, interval: UInt32, identifier: RollingProximityIdentifier)? {
+        var h = Int(truncatingIfNeeded: stored.word0) & mask
+        while true {
+            let slot = table[h]
+            if slot == 0 { return nil }
+            let s = Int(slot) - 1
+            if stored.isPrefix(of: identifiers[s]) {
+                let k = Int(slotKey[s])
+                return (k, keys[k].key.temporaryExposureKey.rollingStartIntervalNumber.rawValue + UInt32(s - firstSlot[k]), identifiers[s])
+            }
+            h = (h + 1) & mask
+        }
     }
 
     /// The key that produced `rpi` and the interval it belongs to, if any. RPIs are AES output,

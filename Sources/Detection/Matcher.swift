@@ -58,11 +58,10 @@ public enum Matcher {
                     let encounters = day.encounters(of: phone)
                     for e in encounters {
                         checked += 1
-                        if e + prefetchDistance < encounters.upperBound { index.prefetch(day.identifiers[e + prefetchDistance]) }
-                        guard let hit = index.lookup(day.identifiers[e]) else { continue }
+                        if e + prefetchDistance < encounters.upperBound { index.prefetch(day.identifier(e + prefetchDistance)) }
+                        guard let hit = index.lookup(day.identifier(e)) else { continue }
                         let packages = index.packagesOfKey[hit.key]
-                        let scans = day.scans(of: e)
-                        let heardAt = midnight + Int64(scans.first!.secondOfDay)
+                        let heardAt = midnight + Int64(day.scans.firstSecond(ofEncounter: e))
                         // The phone must hold a package with the key, fetched after it heard the
                         // encounter (the earliest such download is the detection).
                         guard let first = got.first(where: { d in d.at > heardAt && packages.contains(d.package) }) else { continue }
@@ -75,11 +74,11 @@ public enum Matcher {
                             continue
                         }
                         let metadata = index.metadataKeys[hit.key].decrypt(AssociatedEncryptedMetadata(rawValue: day.metadata[e]),
-                                                                            identifier: day.identifiers[e])
+                                                                            identifier: hit.identifier)
                         found.append(EncounterMatch(
                             phone: Int32(phone), dayIndex: Int32(day.dayIndex), key: Int32(hit.key), encounter: Int32(e),
                             transmitPower: metadata.transmitPowerDBm, detectedAt: first.at,
-                            scans: scans.map { ScoredScan(typicalAttenuation: Int($0.typicalAttenuation), seconds: Int($0.secondsSinceLastScan)) }))
+                            scans: day.scans(of: e).map { ScoredScan(typicalAttenuation: Int($0.typicalAttenuation), seconds: Int($0.secondsSinceLastScan)) }))
                     }
                 }
             }

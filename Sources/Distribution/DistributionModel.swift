@@ -129,7 +129,8 @@ public final class DistributionModel {
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
             out.append(contentsOf: s.core.downloads)
-            s.core.downloads.removeAll(keepingCapacity: true)
+            // Not kept: a day's downloads are large and would stay allocated through the next day.
+            s.core.downloads = []
             checkSessions.append(contentsOf: s.core.checks)
             s.core.checks.removeAll(keepingCapacity: true)
         }

@@ -16,6 +16,7 @@ package final class DistributionStage: Stage {
     package var publishedPackages: ArraySlice<PublishedPackage> { backend.pipeline.publisher.published[..<handedOn] }
     /// What the app phones fetched today.
     package private(set) var downloadsToday: [PackageDownload] = []
+    private var downloadCountToday = 0
     /// Package bytes the app phones fetched (P6 compares its disclosure files with them).
     package private(set) var appPhonePackageBytes: Int64 = 0
 
@@ -41,12 +42,17 @@ package final class DistributionStage: Stage {
         handedOn += fresh.count
         model.publish(fresh)
         downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun, order: .phone)
+        downloadCountToday = downloadsToday.count
         appPhonePackageBytes += downloadsToday.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
     }
 
     package static let dailyColumns = ["package_downloads"]
 
-    package var dailyValues: [ResultTable.Cell] { [.integer(Int64(downloadsToday.count))] }
+    package var dailyValues: [ResultTable.Cell] { [.integer(Int64(downloadCountToday))] }
+
+    /// Frees the day's downloads once detection has matched them: at national scale they are a
+    /// few hundred megabytes that would otherwise stay through the next day's contacts.
+    package func releaseDownloadsToday() { downloadsToday = [] }
 
     /// Computed once: P6 reads it too.
     package private(set) lazy var report = model.results()

@@ -45,6 +45,15 @@ import Testing
         #expect(index.keys.count == 1 && index.identifierCount == 144 && index.packagesOfKey == [[0]])
         #expect(index.lookup(rpi)?.interval == a.rollingStartIntervalNumber.rawValue + 50)
         #expect(index.lookup(rpiOther) == nil)
+        // A stored RPI (12 of its 16 bytes) finds the full RPI; changing the dropped bytes changes nothing,
+        // changing a kept byte misses.
+        let stored = try #require(index.lookup(StoredIdentifier(rpi)))
+        #expect(stored.identifier == rpi && stored.interval == a.rollingStartIntervalNumber.rawValue + 50)
+        var dropped = rpi.value, kept = rpi.value
+        dropped.word1 ^= 0xffff_ffff_0000_0000
+        kept.word1 ^= 1
+        #expect(index.lookup(StoredIdentifier(RollingProximityIdentifier(dropped)))?.identifier == rpi)
+        #expect(index.lookup(StoredIdentifier(RollingProximityIdentifier(kept))) == nil)
         let downloads = (0..<3).map { PackageDownload(phone: Int32($0), package: 0, at: start + 3 * SimDuration.day + Int64($0)) }
         let result = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: { downloads[$0...$0] }, threads: 2)
         #expect(result.encountersChecked == 3)

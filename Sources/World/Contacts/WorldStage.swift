@@ -72,6 +72,7 @@ package final class WorldStage: Stage {
     package var phoneIsIOS: [Bool] { population.phoneOS.map { $0 == .iOS } }
 
     package func startDay(_ day: SimulatedDay) throws {
+        encounters.expire(before: day.index)
         availability.roll(dayIndex: day.index)
         fleet.rollKeys(midnight: day.midnight, threads: threads)
         var radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,

@@ -16,6 +16,30 @@ public struct StoredScan: Sendable, Equatable {
     }
 }
 
+/// The 12 bytes of an RPI an encounter store keeps (of 16): its first word and the low half of
+/// its second. RPIs are AES output, so an RPI of another key agrees in these 96 bits with
+/// probability 2^-96; matching compares all of them (see `Matcher`).
+public struct StoredIdentifier: Hashable, Sendable {
+    public let word0: UInt64
+    public let tail: UInt32
+
+    public init(_ rpi: RollingProximityIdentifier) {
+        word0 = rpi.value.word0
+        tail = UInt32(truncatingIfNeeded: rpi.value.word1)
+    }
+
+    @usableFromInline init(word0: UInt64, tail: UInt32) {
+        self.word0 = word0
+        self.tail = tail
+    }
+
+    /// Whether `rpi` begins with these 12 bytes.
+    @inlinable @inline(__always)
+    public func isPrefix(of rpi: RollingProximityIdentifier) -> Bool {
+        rpi.value.word0 == word0 && UInt32(truncatingIfNeeded: rpi.value.word1) == tail
+    }
+}
+
 /// Encounters being collected for one day, in the order they are produced.
 public struct EncounterBatch: Sendable {
     public var receivers: [Int32] = []
@@ -46,70 +70,139 @@ public struct EncounterBatch: Sendable {
     }
 }
 
-/// A day's scan instances, 4 bytes each where they allow it, else as `StoredScan`s (8 bytes).
+/// A day's scan instances, by encounter: 2 bytes a scan and 4 an encounter where they allow
+/// it, else `StoredScan`s (8 bytes) with a 4-byte start per encounter.
 ///
-/// Packed: second of day (17 bits), typical attenuation (8), typical − minimum (7); the seconds
-/// since the last scan are one value for the whole day (the receivers' scan period). The radio's
-/// scans always allow it: the day's encounters, the largest store at national scale, shrink by a quarter.
+/// Packed, an encounter is a head (second of day of its first scan: 17 bits; scans − 1: 15 bits)
+/// and one 16-bit word per scan: typical attenuation (8 bits), typical − minimum (5), and for every
+/// scan after the first the scan periods since the one before (1–8, stored − 1 in 3 bits). The
+/// seconds since the last scan are one value for the whole day (the receivers' scan period), and a
+/// receiver's scans fall on its period's grid, so the radio's scans always allow it. Every 16th
+/// encounter's first scan index is kept so that any encounter is found without a full prefix sum.
 public struct ScanColumn: Sendable, Equatable {
-    private var packed: [UInt32] = []
+    private var heads: [UInt32] = []
+    private var checkpoints: [UInt32] = []
+    private var packed: [UInt16] = []
+    /// Unpacked: scans of encounter e are `full[starts[e] ..< starts[e + 1]]`.
+    private var starts: [UInt32] = []
     private var full: [StoredScan] = []
     /// The day's one `secondsSinceLastScan` when packed.
     private let gap: UInt16
     public let isPacked: Bool
+    /// Scan instances held.
+    public private(set) var count = 0
+    public private(set) var encounterCount = 0
+    static let checkpointStride = 16
 
-    /// An empty column for these scans (appended later), packed if every one of them fits.
-    init(packing parts: [[StoredScan]]) {
-        let first = parts.lazy.compactMap(\.first).first
-        gap = first?.secondsSinceLastScan ?? 0
-        let gap = self.gap
-        isPacked = parts.allSatisfy { $0.allSatisfy { s in
-            s.secondsSinceLastScan == gap && s.secondOfDay < 1 << 17 && s.minimumAttenuation <= s.typicalAttenuation
-                && s.typicalAttenuation - s.minimumAttenuation < 128
-        } }
-        let total = parts.reduce(0) { $0 + $1.count }
-        if isPacked { packed.reserveCapacity(total) } else { full.reserveCapacity(total) }
+    /// Whether one encounter's scans fit the packed form with this gap.
+    static func fits(_ scans: ArraySlice<StoredScan>, gap: UInt16) -> Bool {
+        guard let first = scans.first, gap > 0, scans.count <= 1 << 15, first.secondOfDay < 1 << 17 else { return scans.isEmpty }
+        var previous: UInt32? = nil
+        for s in scans {
+            guard s.secondsSinceLastScan == gap, s.minimumAttenuation <= s.typicalAttenuation,
+                  s.typicalAttenuation - s.minimumAttenuation < 32 else { return false }
+            if let previous {
+                guard s.secondOfDay > previous else { return false }
+                let delta = s.secondOfDay - previous
+                guard delta % UInt32(gap) == 0, delta / UInt32(gap) <= 8 else { return false }
+            }
+            previous = s.secondOfDay
+        }
+        return true
     }
 
-    mutating func append(_ scans: ArraySlice<StoredScan>) {
-        guard isPacked else { full.append(contentsOf: scans); return }
-        for s in scans {
-            packed.append(s.secondOfDay | UInt32(s.typicalAttenuation) << 17 | UInt32(s.typicalAttenuation - s.minimumAttenuation) << 25)
+    /// An empty column for these batches' scans (appended later, encounter by encounter), packed if every encounter fits.
+    init(packing batches: [EncounterBatch]) {
+        let first = batches.lazy.compactMap(\.scans.first).first
+        gap = first?.secondsSinceLastScan ?? 0
+        let gap = self.gap
+        let encounters = batches.reduce(0) { $0 + $1.count }
+        let total = batches.reduce(0) { $0 + $1.scans.count }
+        isPacked = batches.allSatisfy { b in
+            var next = 0
+            return b.scanCounts.allSatisfy { n in
+                defer { next += Int(n) }
+                return n > 0 && Self.fits(b.scans[next..<next + Int(n)], gap: gap)
+            }
+        }
+        if isPacked {
+            heads.reserveCapacity(encounters)
+            checkpoints.reserveCapacity((encounters + Self.checkpointStride - 1) / Self.checkpointStride)
+            packed.reserveCapacity(total)
+        } else {
+            starts.reserveCapacity(encounters + 1)
+            starts.append(0)
+            full.reserveCapacity(total)
         }
     }
 
-    public var count: Int { isPacked ? packed.count : full.count }
-
-    public subscript(i: Int) -> StoredScan {
-        guard isPacked else { return full[i] }
-        let w = packed[i]
-        let typical = UInt8(truncatingIfNeeded: w >> 17)
-        return StoredScan(secondOfDay: w & 0x1_ffff, typicalAttenuation: typical,
-                          minimumAttenuation: typical - UInt8(truncatingIfNeeded: w >> 25), secondsSinceLastScan: gap)
+    /// Appends the next encounter's scans.
+    mutating func append(_ scans: ArraySlice<StoredScan>) {
+        defer { count += scans.count; encounterCount += 1 }
+        guard isPacked else {
+            full.append(contentsOf: scans)
+            starts.append(UInt32(full.count))
+            return
+        }
+        if encounterCount % Self.checkpointStride == 0 { checkpoints.append(UInt32(packed.count)) }
+        var previous = scans.first!.secondOfDay
+        heads.append(previous | UInt32(scans.count - 1) << 17)
+        for (j, s) in scans.enumerated() {
+            let periods = j == 0 ? 0 : (s.secondOfDay - previous) / UInt32(gap) - 1
+            previous = s.secondOfDay
+            packed.append(UInt16(s.typicalAttenuation) | UInt16(s.typicalAttenuation - s.minimumAttenuation) << 8 | UInt16(periods) << 13)
+        }
     }
 
-    public var bytes: Int { isPacked ? packed.count * 4 : full.count * MemoryLayout<StoredScan>.stride }
+    /// The scans of encounter `e`, as stored.
+    public func scans(ofEncounter e: Int) -> [StoredScan] {
+        guard isPacked else { return Array(full[Int(starts[e])..<Int(starts[e + 1])]) }
+        var i = Int(checkpoints[e / Self.checkpointStride])
+        for before in (e - e % Self.checkpointStride)..<e { i += Int(heads[before] >> 17) + 1 }
+        let head = heads[e]
+        var second = head & 0x1_ffff
+        return (0...Int(head >> 17)).map { j in
+            let w = packed[i + j]
+            if j > 0 { second += (UInt32(w >> 13) + 1) * UInt32(gap) }
+            let typical = UInt8(truncatingIfNeeded: w)
+            return StoredScan(secondOfDay: second, typicalAttenuation: typical,
+                              minimumAttenuation: typical - UInt8(truncatingIfNeeded: w >> 8 & 0x1f), secondsSinceLastScan: gap)
+        }
+    }
+
+    /// Second of day of encounter `e`'s first scan.
+    public func firstSecond(ofEncounter e: Int) -> UInt32 {
+        isPacked ? heads[e] & 0x1_ffff : full[Int(starts[e])].secondOfDay
+    }
+
+    public var bytes: Int {
+        isPacked ? heads.count * 4 + checkpoints.count * 4 + packed.count * 2 : starts.count * 4 + full.count * MemoryLayout<StoredScan>.stride
+    }
 
     public static func == (a: ScanColumn, b: ScanColumn) -> Bool {
-        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+        a.count == b.count && a.encounterCount == b.encounterCount
+            && (0..<a.encounterCount).allSatisfy { a.scans(ofEncounter: $0) == b.scans(ofEncounter: $0) }
     }
 }
 
 /// One day of every phone's encounters, grouped by receiving phone in compressed rows:
 /// what a real phone keeps (RPI, encrypted metadata, scan instances), without a Swift
 /// object per record. Encounters of phone p are `rowStart[p] ..< rowStart[p + 1]`.
-public struct EncounterDay: Sendable {
+/// Each RPI is kept in 12 bytes (`StoredIdentifier`), as two columns so that none is padded.
+/// A class: matching walks every day for every phone on several threads, and copying a struct
+/// of arrays retained each of them, contended across the threads.
+public final class EncounterDay: Sendable {
     public let dayIndex: Int
     public let rowStart: [UInt32]
-    public let identifiers: [RollingProximityIdentifier]
+    @usableFromInline let identifierWords: [UInt64]
+    @usableFromInline let identifierTails: [UInt32]
     public let metadata: [UInt32]
-    /// Scans of encounter e are `scanStart[e] ..< scanStart[e + 1]`.
-    public let scanStart: [UInt32]
+    /// The scans of each encounter.
     public let scans: ScanColumn
 
     /// Groups a batch by receiver with a stable counting sort, so the order within a phone
     /// is the production order (deterministic whatever the thread count).
-    public init(dayIndex: Int, phones: Int, batch: EncounterBatch) {
+    public convenience init(dayIndex: Int, phones: Int, batch: EncounterBatch) {
         self.init(dayIndex: dayIndex, phones: phones, batches: [batch])
     }
 
@@ -137,29 +230,34 @@ public struct EncounterDay: Sendable {
                 next[r] += 1
             }
         }
-        identifiers = order.map { batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)] }
+        identifierWords = order.map { batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)].value.word0 }
+        identifierTails = order.map { UInt32(truncatingIfNeeded: batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)].value.word1) }
         metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
-        var scanStart = [UInt32](repeating: 0, count: total + 1)
-        var scans = ScanColumn(packing: batches.map(\.scans))
-        for (i, record) in order.enumerated() {
+        var scans = ScanColumn(packing: batches)
+        for record in order {
             let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
             scans.append(batches[k].scans[scanOffsets[k][e]..<scanOffsets[k][e + 1]])
-            scanStart[i + 1] = UInt32(scans.count)
         }
         self.rowStart = rowStart
-        self.scanStart = scanStart
         self.scans = scans
     }
 
-    public var encounterCount: Int { identifiers.count }
+    public var encounterCount: Int { identifierWords.count }
+
+    /// The stored RPI of encounter `e`.
+    @inlinable @inline(__always)
+    public func identifier(_ e: Int) -> StoredIdentifier { StoredIdentifier(word0: identifierWords[e], tail: identifierTails[e]) }
+
+    /// Every encounter's stored RPI, in order.
+    public var identifiers: [StoredIdentifier] { (0..<encounterCount).map(identifier) }
 
     public func encounters(of phone: Int) -> Range<Int> { Int(rowStart[phone])..<Int(rowStart[phone + 1]) }
 
-    public func scans(of encounter: Int) -> [StoredScan] { (Int(scanStart[encounter])..<Int(scanStart[encounter + 1])).map { scans[$0] } }
+    public func scans(of encounter: Int) -> [StoredScan] { scans.scans(ofEncounter: encounter) }
 
     /// Bytes held, for the memory report.
     public var bytes: Int {
-        rowStart.count * 4 + identifiers.count * 16 + metadata.count * 4 + scanStart.count * 4 + scans.bytes
+        rowStart.count * 4 + identifierWords.count * 8 + identifierTails.count * 4 + metadata.count * 4 + scans.bytes
     }
 }
 
@@ -172,8 +270,14 @@ public struct EncounterStore: Sendable {
 
     /// Adds a day and deletes days that fell out of the window.
     public mutating func add(_ day: EncounterDay) {
+        expire(before: day.dayIndex)
         days.append(day)
-        days.removeAll { $0.dayIndex <= day.dayIndex - retentionDays }
+    }
+
+    /// Deletes the days that fall out of the window once `dayIndex` is added: called before the
+    /// day's contacts, so that the day leaving is not held while the day arriving is built.
+    public mutating func expire(before dayIndex: Int) {
+        days.removeAll { $0.dayIndex <= dayIndex - retentionDays }
     }
 
     public var bytes: Int { days.reduce(0) { $0 + $1.bytes } }

@@ -86,6 +86,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     private let rotationFamily: StreamFamily
     private var scanSchedules = DayCache<ScanSchedule>()
     private var rotations = DayCache<RPIRotationSchedule>()
+    /// A sender's RPI and AEM of one interval, a pure function of the two for the day: the
+    /// initiator's contacts follow one another, so one advert is often heard by several of them.
+    private var adverts = DayCache<(identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata)>()
     package let crowd: CrowdedChannel?
 
     package init(day: RadioDay) {
@@ -146,7 +149,10 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
             }
             // The sender numbers the RPI by its own clock at the rotation (exact clocks: the rotation's interval).
             let own = day.fleet.clockOffsets.isEmpty ? interval : day.fleet.interval(phone: sender, at: rotation.rotationStart(at: heard[i - 1].time))
-            let ad = day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
+            let deriver = self.deriver
+            let ad = adverts.value(key: UInt64(sender) << 32 | UInt64(own.rawValue)) {
+                day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
+            }
             batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
         }
     }
