@@ -56,32 +56,29 @@ public struct DetectionSchedule: Sendable, Equatable {
 }
 
 /// What the schedule did over a run (summary.json `detection.schedule`, present only when a
-/// schedule is set, so runs without one keep their outputs).
+/// schedule is set, so runs without one keep their outputs): all phones' schedule and counts as
+/// the block's own fields, then the same per platform. Reads like its `all` (`summary.detections`).
+@dynamicMemberLookup
 public struct DetectionScheduleSummary: Equatable, Sendable, Encodable {
-    public var minIntervalSeconds: Int64
-    public var maxPerUTCDay: Int
-    /// Detection runs (a phone's check that handed files to exposure detection).
-    public var detections: Int64
-    /// Files handed to detection.
-    public var filesDetected: Int64
-    /// Files detected later than they were fetched (they waited for the next due detection).
-    public var filesHeld: Int64
-    /// Mean hours from download to detection over all files detected (0 for files not held).
-    public var meanHoursHeld: Double
-    /// Files fetched but not yet detected when the run ended.
-    public var filesPendingAtEnd: Int64
+    /// All phones: the shared schedule and the counts summed over both platforms.
+    public var all: Platform
     /// The same per platform, only when a platform overrides the schedule (nil is not encoded).
-    public var ios: DetectionScheduleSummary.Platform?
-    public var android: DetectionScheduleSummary.Platform?
+    public var ios: Platform?
+    public var android: Platform?
 
-    /// One platform's schedule and counts.
+    /// One schedule and its counts.
     public struct Platform: Equatable, Sendable, Encodable {
         public var minIntervalSeconds: Int64
         public var maxPerUTCDay: Int
+        /// Detection runs (a phone's check that handed files to exposure detection).
         public var detections: Int64
+        /// Files handed to detection.
         public var filesDetected: Int64
+        /// Files detected later than they were fetched (they waited for the next due detection).
         public var filesHeld: Int64
+        /// Mean hours from download to detection over all files detected (0 for files not held).
         public var meanHoursHeld: Double
+        /// Files fetched but not yet detected when the run ended.
         public var filesPendingAtEnd: Int64
 
         package enum CodingKeys: String, CodingKey {
@@ -91,10 +88,25 @@ public struct DetectionScheduleSummary: Equatable, Sendable, Encodable {
         }
     }
 
-    package enum CodingKeys: String, CodingKey {
-        case minIntervalSeconds = "min_interval_s", maxPerUTCDay = "max_per_utc_day", detections
-        case filesDetected = "files_detected", filesHeld = "files_held", meanHoursHeld = "mean_hours_held"
-        case filesPendingAtEnd = "files_pending_at_end", ios, android
+    public subscript<T>(dynamicMember field: KeyPath<Platform, T>) -> T { all[keyPath: field] }
+
+    package enum CodingKeys: String, CodingKey { case ios, android }
+
+    /// `all`'s fields, then `ios` and `android`, in one object.
+    public func encode(to encoder: any Encoder) throws {
+        try all.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(ios, forKey: .ios)
+        try container.encodeIfPresent(android, forKey: .android)
+    }
+}
+
+fileprivate extension DetectionScheduleSummary.Platform {
+    init(_ limits: (minIntervalSeconds: Int64, maxPerUTCDay: Int), _ c: DetectionScheduleQueue.Counts, pending: Int64) {
+        self.init(minIntervalSeconds: limits.minIntervalSeconds, maxPerUTCDay: limits.maxPerUTCDay, detections: c.detections,
+                  filesDetected: c.filesDetected, filesHeld: c.filesHeld,
+                  meanHoursHeld: c.filesDetected > 0 ? Double(c.secondsHeld) / 3_600 / Double(c.filesDetected) : 0,
+                  filesPendingAtEnd: pending)
     }
 }
 
@@ -118,8 +130,13 @@ package struct DetectionScheduleQueue {
     /// these, not every check, when a schedule is set.
     package private(set) var lastRuns: [CheckSession] = []
 
-    private struct Counts {
+    fileprivate struct Counts {
         var detections: Int64 = 0, filesDetected: Int64 = 0, filesHeld: Int64 = 0, secondsHeld: Int64 = 0
+
+        static func + (a: Counts, b: Counts) -> Counts {
+            Counts(detections: a.detections + b.detections, filesDetected: a.filesDetected + b.filesDetected,
+                   filesHeld: a.filesHeld + b.filesHeld, secondsHeld: a.secondsHeld + b.secondsHeld)
+        }
     }
 
     /// - Parameter isIOS: OS of each app phone (PhoneFleet order), for per-platform schedules;
@@ -196,19 +213,10 @@ package struct DetectionScheduleQueue {
 
     package var summary: DetectionScheduleSummary? {
         guard schedule.isActive else { return nil }
-        return DetectionScheduleSummary(minIntervalSeconds: schedule.minIntervalSeconds, maxPerUTCDay: schedule.maxPerUTCDay,
-                                        detections: detections, filesDetected: filesDetected, filesHeld: filesHeld,
-                                        meanHoursHeld: filesDetected > 0 ? Double(secondsHeld) / 3_600 / Double(filesDetected) : 0,
-                                        filesPendingAtEnd: filesPending,
-                                        ios: schedule.isPerPlatform ? platformSummary(1) : nil,
-                                        android: schedule.isPerPlatform ? platformSummary(0) : nil)
-    }
-
-    private func platformSummary(_ platform: Int) -> DetectionScheduleSummary.Platform {
-        let c = counts[platform], limits = schedule.limits(isIOS: platform == 1)
-        return .init(minIntervalSeconds: limits.minIntervalSeconds, maxPerUTCDay: limits.maxPerUTCDay, detections: c.detections,
-                     filesDetected: c.filesDetected, filesHeld: c.filesHeld,
-                     meanHoursHeld: c.filesDetected > 0 ? Double(c.secondsHeld) / 3_600 / Double(c.filesDetected) : 0,
-                     filesPendingAtEnd: filesPending(platform: platform))
+        func split(_ p: Int) -> DetectionScheduleSummary.Platform? {
+            schedule.isPerPlatform ? .init(schedule.limits(isIOS: p == 1), counts[p], pending: filesPending(platform: p)) : nil
+        }
+        return DetectionScheduleSummary(all: .init((schedule.minIntervalSeconds, schedule.maxPerUTCDay), counts[0] + counts[1], pending: filesPending),
+                                        ios: split(1), android: split(0))
     }
 }
