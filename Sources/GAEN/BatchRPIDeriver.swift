@@ -5,13 +5,21 @@ import CLibCrypto
 ///
 /// This is the hot path of matching. swift-crypto only offers one block per call with a key
 /// schedule each time, so this uses the system libcrypto (AES-NI where the CPU has it).
-/// Not thread-safe: it reuses one cipher context and one input buffer; use one per thread.
+/// Not thread-safe: it reuses its cipher contexts and input buffer; use one per thread.
+///
+/// Setting a key costs more than the blocks it then encrypts (OpenSSL 3 looks parameters up by
+/// name on every init), so identifiers and metadata each keep their own context and a context is
+/// only keyed again when its key changes: a sender's adverts come one after the other.
 public final class BatchRPIDeriver {
     /// Room for a full day of intervals; larger requests grow the buffer once.
     public static let defaultCapacity = Int(TemporaryExposureKey.defaultRollingPeriod)
 
     private let context: OpaquePointer
+    private let metadataContext: OpaquePointer
     private let cipher: OpaquePointer
+    /// The keys `context` and `metadataContext` hold, if any.
+    private var identifierKey: Bytes16?
+    private var metadataKey: Bytes16?
     private var input: UnsafeMutableBufferPointer<Bytes16>
     /// Intervals currently written into `input[0..<preparedCount]`; keys of one day share them.
     private var preparedFirstInterval: UInt32 = 0
@@ -25,20 +33,41 @@ public final class BatchRPIDeriver {
             EVP_CIPHER_free(cipher)
             throw .openSSL("EVP_CIPHER_CTX_new failed")
         }
+        guard let metadataContext = EVP_CIPHER_CTX_new() else {
+            EVP_CIPHER_CTX_free(context)
+            EVP_CIPHER_free(cipher)
+            throw .openSSL("EVP_CIPHER_CTX_new failed")
+        }
         self.cipher = cipher
         self.context = context
+        self.metadataContext = metadataContext
         self.input = .allocate(capacity: max(1, capacity))
         input.initialize(repeating: RollingProximityIdentifierKey.paddedDataTemplate)
-        guard EVP_EncryptInit_ex2(context, cipher, nil, nil, nil) == 1,
-              EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
-            throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed")
+        for c in [context, metadataContext] {
+            guard EVP_EncryptInit_ex2(c, cipher, nil, nil, nil) == 1, EVP_CIPHER_CTX_set_padding(c, 0) == 1 else {
+                throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed")
+            }
         }
     }
 
     deinit {
         EVP_CIPHER_CTX_free(context)
+        EVP_CIPHER_CTX_free(metadataContext)
         EVP_CIPHER_free(cipher)
         input.deallocate()
+    }
+
+    /// Keys `context` with `key` unless it already holds it (`held`).
+    private static func setKey(_ key: Bytes16, on context: OpaquePointer, held: inout Bytes16?) throws(GAENError) {
+        if held == key { return }
+        held = nil
+        var data = key
+        let keyed = withUnsafeBytes(of: &data) { raw in
+            // Cipher nil: keep the fetched cipher and only run the new key schedule.
+            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+        }
+        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
+        held = key
     }
 
     /// Writes the RPIs of `output.count` consecutive intervals from `firstInterval` into `output`.
@@ -53,12 +82,7 @@ public final class BatchRPIDeriver {
             prepareInput(firstInterval: firstInterval.rawValue, count: count)
         }
 
-        var key = rpik.keyData
-        let keyed = withUnsafeBytes(of: &key) { raw in
-            // Cipher nil: keep the fetched cipher and only run the new key schedule.
-            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
-        }
-        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
+        try Self.setKey(rpik.keyData, on: context, held: &identifierKey)
 
         // RollingProximityIdentifier is one Bytes16: 16 bytes, stride 16, in byte order.
         let byteCount = count * MemoryLayout<Bytes16>.stride
@@ -74,20 +98,16 @@ public final class BatchRPIDeriver {
 
     /// The AEM of `metadata` broadcast with `identifier`: AES-CTR with IV = RPI over 4 bytes is
     /// the metadata XOR the first 4 bytes of AES(AEMK, RPI), so one ECB block with this
-    /// deriver's context replaces swift-crypto's allocating CTR call on the hot path.
+    /// deriver's metadata context replaces swift-crypto's allocating CTR call on the hot path.
     public func encrypt(_ metadata: BluetoothMetadata, identifier: RollingProximityIdentifier,
                         key: AssociatedEncryptedMetadataKey) throws(GAENError) -> AssociatedEncryptedMetadata {
-        var keyData = key.keyData
-        let keyed = withUnsafeBytes(of: &keyData) { raw in
-            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
-        }
-        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
+        try Self.setKey(key.keyData, on: metadataContext, held: &metadataKey)
         var block = identifier.value
         var stream = Bytes16.zero
         var written: Int32 = 0
         let status = withUnsafeBytes(of: &block) { input in
             withUnsafeMutableBytes(of: &stream) { output in
-                EVP_EncryptUpdate(context, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
+                EVP_EncryptUpdate(metadataContext, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
                                   input.baseAddress!.assumingMemoryBound(to: UInt8.self), 16)
             }
         }

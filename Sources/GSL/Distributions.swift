@@ -3,18 +3,34 @@ import CGSL
 /// Thin calls into GSL's samplers. Parameters are named as in GSL's documentation.
 extension RandomStream {
     /// Uniform on [0, 1).
-    @inlinable public func uniform() -> Double { gsl_rng_uniform(rng) }
+    @inlinable @inline(__always)
+    public func uniform() -> Double {
+        guard let taus else { return gsl_rng_uniform(rng) }
+        return Double(Self.tausStep(taus)) / 4_294_967_296.0
+    }
 
     /// Uniform on (0, 1): never returns 0, for logarithms.
     @inlinable public func uniformPositive() -> Double { gsl_rng_uniform_pos(rng) }
 
-    /// Uniform on [a, b).
-    @inlinable public func uniform(_ a: Double, _ b: Double) -> Double { gsl_ran_flat(rng, a, b) }
+    /// Uniform on [a, b) (as `gsl_ran_flat`: a(1 − u) + bu).
+    @inlinable @inline(__always)
+    public func uniform(_ a: Double, _ b: Double) -> Double {
+        guard taus != nil else { return gsl_ran_flat(rng, a, b) }
+        let u = uniform()
+        return a * (1 - u) + b * u
+    }
 
-    /// Uniform integer in 0..<n (n ≥ 1).
-    @inlinable public func uniformInt(_ n: Int) -> Int {
+    /// Uniform integer in 0..<n (n ≥ 1), as `gsl_rng_uniform_int`: the generator's range cut
+    /// into n equal bins, draws past the last whole bin rejected.
+    @inlinable @inline(__always)
+    public func uniformInt(_ n: Int) -> Int {
         precondition(n >= 1, "uniformInt needs n >= 1")
-        return Int(gsl_rng_uniform_int(rng, UInt(n)))
+        guard let taus, n <= 0xffff_ffff else { return Int(gsl_rng_uniform_int(rng, UInt(n))) }
+        let scale = UInt32(0xffff_ffff / UInt(n))
+        while true {
+            let k = Int(Self.tausStep(taus) / scale)
+            if k < n { return k }
+        }
     }
 
     @inlinable public func exponential(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
@@ -23,8 +39,20 @@ extension RandomStream {
         mean + gsl_ran_gaussian_ziggurat(rng, sd)
     }
 
-    /// Log-normal with parameters of the underlying normal (`zeta` = mean of log, `sigma` = sd of log).
-    @inlinable public func lognormal(zeta: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, zeta, sigma) }
+    /// Log-normal with parameters of the underlying normal (`zeta` = mean of log, `sigma` = sd of log),
+    /// by the polar Box–Muller method as `gsl_ran_lognormal` (the same numbers for taus2 streams).
+    @inlinable
+    public func lognormal(zeta: Double, sigma: Double) -> Double {
+        guard taus != nil else { return gsl_ran_lognormal(rng, zeta, sigma) }
+        var u = 0.0, r2 = 0.0
+        repeat {
+            u = -1 + 2 * uniform()
+            let v = -1 + 2 * uniform()
+            r2 = u * u + v * v
+        } while r2 > 1.0 || r2 == 0
+        let normal = u * (-2.0 * log(r2) / r2).squareRoot()
+        return exp(normal * sigma + zeta)
+    }
 
     @inlinable public func gamma(shape: Double, scale: Double) -> Double { gsl_ran_gamma(rng, shape, scale) }
 

@@ -14,6 +14,9 @@ public enum RandomGenerator: Sendable {
 /// Not thread-safe: give each thread or entity its own stream.
 public final class RandomStream {
     @usableFromInline let rng: UnsafeMutablePointer<gsl_rng>
+    /// taus2's three state words inside `rng`, when the generator is taus2: its draws are then
+    /// made here, inlined, instead of through GSL's function pointers (the same numbers).
+    @usableFromInline let taus: UnsafeMutablePointer<UInt>?
     public private(set) var key: StreamKey
     public let generator: RandomGenerator
 
@@ -32,6 +35,8 @@ public final class RandomStream {
         self.rng = rng
         self.key = key
         self.generator = generator
+        taus = generator == .taus2 && gsl_rng_size(rng) == Self.tausStateSize
+            ? gsl_rng_state(rng).map { $0.bindMemory(to: UInt.self, capacity: 3) } : nil
         seedState(key)
     }
 
@@ -96,11 +101,28 @@ public final class RandomStream {
         words[0] = word(2)
         words[1] = word(8)
         words[2] = word(16)
-        for _ in 0..<6 { _ = gsl_rng_get(rng) }
+        for _ in 0..<6 { _ = next32() }
     }
 
     /// Raw 32-bit output, for key material (TEKs) that must be reproducible.
-    @inlinable public func next32() -> UInt32 { UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
+    @inlinable @inline(__always)
+    public func next32() -> UInt32 {
+        guard let taus else { return UInt32(truncatingIfNeeded: gsl_rng_get(rng)) }
+        return Self.tausStep(taus)
+    }
+
+    /// One step of L'Ecuyer's three-component Tausworthe generator ("Maximally equidistributed
+    /// combined Tausworthe generators", Math. Comp. 65, 1996; GSL's taus2), on GSL's state words.
+    @inlinable @inline(__always)
+    static func tausStep(_ s: UnsafeMutablePointer<UInt>) -> UInt32 {
+        @inline(__always) func component(_ z: UInt, _ q: UInt, _ shift: UInt, _ mask: UInt, _ k: UInt) -> UInt {
+            (((z & mask) << k) & 0xffff_ffff) ^ ((((z << q) & 0xffff_ffff) ^ z) >> shift)
+        }
+        s[0] = component(s[0], 13, 19, 0xffff_fffe, 12)
+        s[1] = component(s[1], 2, 25, 0xffff_fff8, 4)
+        s[2] = component(s[2], 3, 11, 0xffff_fff0, 17)
+        return UInt32(truncatingIfNeeded: s[0] ^ s[1] ^ s[2])
+    }
 
     /// Fills `count` bytes from the generator.
     public func bytes(_ count: Int) -> [UInt8] {

@@ -23,6 +23,8 @@ public final class ContactNetwork: Sendable {
     package let isRider: [Bool]
     /// Each layer's stream name hashed once (a person reseeds per layer and day).
     private let layerFamilies: [StreamFamily]
+    /// Each layer's log-normal locations (durations, distances), computed once rather than per contact.
+    private let layerShapes: [ContactShape]
 
     public init(population: Population, parameters: ContactParameters, seed: UInt64) {
         self.parameters = parameters
@@ -62,6 +64,7 @@ public final class ContactNetwork: Sendable {
         self.riders = riders
         self.isRider = isRider
         layerFamilies = ContactLayer.allCases.map { ContactMaker.family(seed: seed, layer: $0) }
+        layerShapes = ContactLayer.allCases.map { ContactShape(layer: $0, parameters: parameters) }
     }
 
     public var householdCount: Int { householdStart.count - 1 }
@@ -85,28 +88,28 @@ public final class ContactNetwork: Sendable {
         let p = parameters
         let weekday = CivilCalendar.weekday(of: midnight) < 5
         var maker = ContactMaker(person: Int32(person), midnight: midnight, stream: stream, segments: segments, emit: emit)
-        let families = layerFamilies
+        let families = layerFamilies, shapes = layerShapes
         defer { segments = maker.segments }
 
         maker.begin(.household, family: families[ContactLayer.household.rawValue], dayIndex: dayIndex)
         let h = Int(householdOf[person])
         for other in (person + 1)..<Int(householdStart[h + 1]) {
             // At home people sit or stand still longer: the distance changes every 5–15 minutes.
-            maker.contact(with: other, startWindow: 17 * 3600...21 * 3600, minutesMean: p.householdMinutesMean,
-                          metresMedian: p.householdMetresMedian, stretch: 300...900)
+            maker.contact(with: other, startWindow: 17 * 3600...21 * 3600, shape: shapes[ContactLayer.household.rawValue],
+                          stretch: 300...900)
         }
         if weekday, let group = workplace.members(of: person) {
             maker.begin(.workplace, family: families[ContactLayer.workplace.rawValue], dayIndex: dayIndex)
             for _ in 0..<stream.poisson(mean: p.workplaceContactsMean / 2) where group.count > 1 {
                 maker.contact(with: maker.pickOther(in: group), startWindow: 9 * 3600...16 * 3600,
-                              minutesMean: p.workplaceMinutesMean, metresMedian: p.workplaceMetresMedian)
+                              shape: shapes[ContactLayer.workplace.rawValue])
             }
         }
         if weekday, let group = schoolClass.members(of: person) {
             maker.begin(.school, family: families[ContactLayer.school.rawValue], dayIndex: dayIndex)
             for _ in 0..<stream.poisson(mean: p.schoolContactsMean / 2) where group.count > 1 {
                 maker.contact(with: maker.pickOther(in: group), startWindow: 8 * 3600...12 * 3600,
-                              minutesMean: p.schoolMinutesMean, metresMedian: p.schoolMetresMedian)
+                              shape: shapes[ContactLayer.school.rawValue])
             }
         }
         maker.begin(.community, family: families[ContactLayer.community.rawValue], dayIndex: dayIndex)
@@ -115,8 +118,7 @@ public final class ContactNetwork: Sendable {
             for _ in 0..<count {
                 var other = stream.uniformInt(size - 1)
                 if other >= person { other += 1 }
-                maker.contact(with: other, startWindow: 8 * 3600...20 * 3600, minutesMean: p.communityMinutesMean,
-                              metresMedian: p.communityMetresMedian)
+                maker.contact(with: other, startWindow: 8 * 3600...20 * 3600, shape: shapes[ContactLayer.community.rawValue])
             }
         }
         if weekday, isRider[person], riders.count > 1 {
@@ -126,7 +128,7 @@ public final class ContactNetwork: Sendable {
                     let other = Int(riders[stream.uniformInt(riders.count)])
                     if other == person { continue }
                     maker.transportContact(with: other, startWindow: tripStart...(tripStart + 2 * 3600),
-                                           minutesMean: p.transportMinutesMean, metres: p.transportMetresRange)
+                                           shape: shapes[ContactLayer.transport.rawValue], metres: p.transportMetresRange)
                 }
             }
         }
@@ -165,6 +167,25 @@ package struct Groups {
     package var bytes: Int { (groupOf.count + offsets.count + members.count) * 4 }
 }
 
+/// A layer's log-normal locations: of contact durations (minutes) and of distances (metres).
+package struct ContactShape {
+    package static let durationSigma = 0.6
+    package let durationZeta: Double
+    package let metresZeta: Double
+
+    package init(layer: ContactLayer, parameters p: ContactParameters) {
+        let (minutes, metres): (Double, Double) = switch layer {
+        case .household: (p.householdMinutesMean, p.householdMetresMedian)
+        case .workplace: (p.workplaceMinutesMean, p.workplaceMetresMedian)
+        case .school: (p.schoolMinutesMean, p.schoolMetresMedian)
+        case .community: (p.communityMinutesMean, p.communityMetresMedian)
+        case .transport: (p.transportMinutesMean, 1)  // riders' distances are uniform (`transportMetresRange`)
+        }
+        durationZeta = log(minutes) - Self.durationSigma * Self.durationSigma / 2
+        metresZeta = log(metres)
+    }
+}
+
 /// Draws one person's contacts of one layer and hands them to the caller.
 package struct ContactMaker {
     package let person: Int32
@@ -198,20 +219,19 @@ package struct ContactMaker {
         }
     }
 
-    /// Log-normal with the given mean and log-sd 0.6, in whole seconds, at least a minute.
-    package func duration(minutesMean: Double) -> Int32 {
-        let sigma = 0.6
-        let minutes = stream.lognormal(zeta: log(minutesMean) - sigma * sigma / 2, sigma: sigma)
+    /// Log-normal with the layer's mean and log-sd `ContactShape.durationSigma`, in whole seconds, at least a minute.
+    package func duration(_ shape: ContactShape) -> Int32 {
+        let minutes = stream.lognormal(zeta: shape.durationZeta, sigma: ContactShape.durationSigma)
         return Int32(max(60, min(minutes * 60, 12 * 3600)))
     }
 
-    /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around `metresMedian`.
-    package mutating func contact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metresMedian: Double,
+    /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around the layer's median.
+    package mutating func contact(with other: Int, startWindow: ClosedRange<Int>, shape: ContactShape,
                           stretch: ClosedRange<Int> = 60...300) {
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
-        var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
+        var remaining = min(duration(shape), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
-        let zeta = log(metresMedian)
+        let zeta = shape.metresZeta
         while remaining > 0 {
             let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
             let metres = min(10, max(0.3, stream.lognormal(zeta: zeta, sigma: 0.5)))
@@ -222,9 +242,9 @@ package struct ContactMaker {
     }
 
     /// Riders stand 1–3 m apart, changing every 1–3 minutes as people get on and off.
-    package mutating func transportContact(with other: Int, startWindow: ClosedRange<Int>, minutesMean: Double, metres: ClosedRange<Double>) {
+    package mutating func transportContact(with other: Int, startWindow: ClosedRange<Int>, shape: ContactShape, metres: ClosedRange<Double>) {
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
-        var remaining = min(duration(minutesMean: minutesMean), Int32(86_400 - start))
+        var remaining = min(duration(shape), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
         while remaining > 0 {
             let piece = min(remaining, Int32(60 + stream.uniformInt(121)))

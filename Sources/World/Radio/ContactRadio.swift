@@ -30,14 +30,18 @@ public enum ContactRadio {
         var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
         let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
         var scan = scans.firstScan(atOrAfter: start)
+        // A segment's mean attenuation is computed once, for all the scans that fall in it.
+        var mean = segments.isEmpty ? 0 : model.meanAttenuation(metres: segments[0].metres, layer: layer, extraLoss: extraLoss)
         while scan.time < end {
             let t = scan.time, sinceLast = scan.secondsSinceLastScan
             defer { scan = scans.next(after: scan) }
-            while t >= segmentEnd && segment + 1 < segments.count {
-                segment += 1
-                segmentEnd += Int64(segments[segment].seconds)
+            if t >= segmentEnd && segment + 1 < segments.count {
+                repeat {
+                    segment += 1
+                    segmentEnd += Int64(segments[segment].seconds)
+                } while t >= segmentEnd && segment + 1 < segments.count
+                mean = model.meanAttenuation(metres: segments[segment].metres, layer: layer, extraLoss: extraLoss)
             }
-            let mean = model.meanAttenuation(metres: segments[segment].metres, layer: layer, extraLoss: extraLoss)
             let adverts = Int(p.scanWindowSeconds * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound))
             let scan = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
                 else { window(mean: mean, adverts: adverts, model: model, stream: stream) }

@@ -139,16 +139,18 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
         // One record per RPI heard: scans split where the sender rotated its identifier.
         var i = 0
         while i < heard.count {
-            let interval = rotation.broadcastInterval(at: heard[i].time)
+            // Rotations are at least 10 minutes apart, so each period has its own EN interval.
+            let period = rotation.rotationPeriod(at: heard[i].time), rotationStart = period.lowerBound
             stored.removeAll(keepingCapacity: true)
-            while i < heard.count && rotation.broadcastInterval(at: heard[i].time) == interval {
+            while i < heard.count && heard[i].time < period.upperBound {
                 let h = heard[i]
                 stored.append(StoredScan(secondOfDay: UInt32(h.time - day.midnight), typicalAttenuation: h.typicalAttenuation,
                                          minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
                 i += 1
             }
             // The sender numbers the RPI by its own clock at the rotation (exact clocks: the rotation's interval).
-            let own = day.fleet.clockOffsets.isEmpty ? interval : day.fleet.interval(phone: sender, at: rotation.rotationStart(at: heard[i - 1].time))
+            let own = day.fleet.clockOffsets.isEmpty ? ENIntervalNumber(unixTime: rotationStart)
+                : day.fleet.interval(phone: sender, at: rotationStart)
             let deriver = self.deriver
             let ad = adverts.value(key: UInt64(sender) << 32 | UInt64(own.rawValue)) {
                 day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)

@@ -145,13 +145,17 @@ public struct RPIRotationSchedule: Sendable {
     public func broadcastInterval(at t: SimTime) -> ENIntervalNumber { ENIntervalNumber(unixTime: rotationStart(at: t)) }
 
     /// When the identifier on the air at `t` (a time of this day) was rotated in.
-    public func rotationStart(at t: SimTime) -> SimTime {
+    public func rotationStart(at t: SimTime) -> SimTime { rotationPeriod(at: t).lowerBound }
+
+    /// When the identifier on the air at `t` (a time of this day) was rotated in, and when it
+    /// is rotated out (`SimTime.max` for the day's last).
+    public func rotationPeriod(at t: SimTime) -> Range<SimTime> {
         let second = Int32(t - midnight)
         var lo = 0, hi = offsets.count
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if offsets[mid] <= second { lo = mid } else { hi = mid }
         }
-        return midnight + Int64(offsets[lo])
+        return (midnight + Int64(offsets[lo]))..<(lo + 1 < offsets.count ? midnight + Int64(offsets[lo + 1]) : .max)
     }
 }
