@@ -102,7 +102,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ] + simulationStages + ["Simulation"]),
 
-        .testTarget(name: "GSLTests", dependencies: ["GSL"]),
+        .testTarget(name: "GSLTests", dependencies: ["GSL", "CGSL"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "CPrefetch"]),
         .testTarget(name: "GAENTests", dependencies: ["GAEN"]),
         .testTarget(name: "P6Tests", dependencies: ["P6"]),

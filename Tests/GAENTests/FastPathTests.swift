@@ -33,4 +33,24 @@ import Testing
         let rpi = RollingProximityIdentifier(hex: "8be6cd371c5c891604bfbe49df845096")!
         #expect(try deriver.encrypt(BluetoothMetadata(transmitPowerDBm: 8), identifier: rpi, key: tek.associatedEncryptedMetadataKey).hex == "72033874")
     }
+
+    /// The deriver keys each context again only when the key changes: interleaving keys (as the
+    /// radio does, sender after sender, and repeats of one sender) must give the reference results.
+    @Test func interleavedAndRepeatedKeysGiveTheReferenceResults() throws {
+        let deriver = try BatchRPIDeriver(capacity: 1)
+        var rng = SystemRandomNumberGenerator()
+        let keys = (0..<3).map { _ in TemporaryExposureKey.generate(rollingStartIntervalNumber: ENIntervalNumber(2_642_976), using: &rng) }
+        let metadata = BluetoothMetadata(transmitPowerDBm: -17)
+        for step in 0..<60 {
+            let k = keys[(step / 2 + step * step) % 3]
+            let interval = ENIntervalNumber(2_642_976 + UInt32(step % 144))
+            var rpi = RollingProximityIdentifier(.zero)
+            try withUnsafeMutablePointer(to: &rpi) {
+                try deriver.derive(rpik: k.rollingProximityIdentifierKey, firstInterval: interval, into: UnsafeMutableBufferPointer(start: $0, count: 1))
+            }
+            #expect(rpi == k.rollingProximityIdentifierKey.identifier(at: interval), "step \(step)")
+            let aem = try deriver.encrypt(metadata, identifier: rpi, key: k.associatedEncryptedMetadataKey)
+            #expect(aem == k.associatedEncryptedMetadataKey.encrypt(metadata, identifier: rpi), "step \(step)")
+        }
+    }
 }
