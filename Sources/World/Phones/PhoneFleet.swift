@@ -13,8 +13,11 @@ package final class PhoneFleet {
     /// Person index of each app phone, ascending.
     package let owners: [Int32]
     package private(set) var keys: [TemporaryExposureKey]
-    package private(set) var identifierKeys: [RollingProximityIdentifierKey]
-    package private(set) var metadataKeys: [AssociatedEncryptedMetadataKey]
+    /// Each phone's RPIK and AEMK side by side: the radio reads both for a random sender, so
+    /// they share a cache line.
+    private var subKeys: [SubKeyPair]
+    /// The UTC day number of every phone's current key (all phones roll at the same midnight).
+    private var keyDayNumber: Int64 = -1
     /// Each app phone's clock offset, seconds (phone clock − true time); empty when clocks are exact.
     package let clockOffsets: [Int32]
 
@@ -35,16 +38,25 @@ package final class PhoneFleet {
         }
         let placeholderKey = try! TemporaryExposureKey(keyData: .zero, rollingStartIntervalNumber: ENIntervalNumber(0))
         keys = Array(repeating: placeholderKey, count: owners.count)
-        identifierKeys = Array(repeating: RollingProximityIdentifierKey(keyData: .zero), count: owners.count)
-        metadataKeys = Array(repeating: AssociatedEncryptedMetadataKey(keyData: .zero), count: owners.count)
+        subKeys = Array(repeating: SubKeyPair(identifierKey: RollingProximityIdentifierKey(keyData: .zero),
+                                              metadataKey: AssociatedEncryptedMetadataKey(keyData: .zero)), count: owners.count)
     }
+
+    private struct SubKeyPair {
+        var identifierKey: RollingProximityIdentifierKey
+        var metadataKey: AssociatedEncryptedMetadataKey
+    }
+
+    /// Each phone's RPIK of the current day.
+    package var identifierKeys: [RollingProximityIdentifierKey] { subKeys.map(\.identifierKey) }
+    /// Each phone's AEMK of the current day.
+    package var metadataKeys: [AssociatedEncryptedMetadataKey] { subKeys.map(\.metadataKey) }
 
     package var count: Int { owners.count }
 
     /// Bytes held, for the memory report: the day's keys (TEK, RPIK, AEMK) and owners.
     package var bytes: Int {
-        count * (MemoryLayout<TemporaryExposureKey>.stride + MemoryLayout<RollingProximityIdentifierKey>.stride
-                 + MemoryLayout<AssociatedEncryptedMetadataKey>.stride + 4)
+        count * (MemoryLayout<TemporaryExposureKey>.stride + MemoryLayout<SubKeyPair>.stride + 4)
     }
 
     /// The key `phone` uses on the UTC day `dayNumber`: a pure function of (seed, phone, day),
@@ -62,18 +74,17 @@ package final class PhoneFleet {
         let dayNumber = SimClock.dayNumber(midnight)
         let seed = self.seed
         let keys = SharedBuffer(base: self.keys.withUnsafeMutableBufferPointer { $0 })
-        let rpiks = SharedBuffer(base: identifierKeys.withUnsafeMutableBufferPointer { $0 })
-        let aemks = SharedBuffer(base: metadataKeys.withUnsafeMutableBufferPointer { $0 })
+        let pairs = SharedBuffer(base: subKeys.withUnsafeMutableBufferPointer { $0 })
         forEachShard(count: owners.count, threads: threads) { range in
             let stream = RandomStream(seed: seed, stream: "tek", generator: .taus2)
             for phone in range {
                 let key = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: dayNumber, stream: stream)
                 keys.base[phone] = key
                 let sub = key.subKeys
-                rpiks.base[phone] = sub.identifierKey
-                aemks.base[phone] = sub.metadataKey
+                pairs.base[phone] = SubKeyPair(identifierKey: sub.identifierKey, metadataKey: sub.metadataKey)
             }
         }
+        keyDayNumber = dayNumber
     }
 
     /// What `phone` broadcasts during `interval` (by its own clock): its RPI and the metadata
@@ -81,9 +92,9 @@ package final class PhoneFleet {
     /// day (a skewed clock past or short of midnight) uses the key of its own day.
     package func advertisement(phone: Int, interval: ENIntervalNumber, txPower: Int8, deriver: BatchRPIDeriver)
         -> (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata) {
-        var (rpik, aemk) = (identifierKeys[phone], metadataKeys[phone])
         let day = Int64(interval.rawValue / 144)
-        if day != Int64(keys[phone].rollingStartIntervalNumber.rawValue / 144) {
+        var (rpik, aemk) = (subKeys[phone].identifierKey, subKeys[phone].metadataKey)
+        if day != keyDayNumber {
             let sub = Self.temporaryExposureKey(seed: seed, phone: phone, dayNumber: day,
                                                 stream: RandomStream(seed: seed, stream: "tek", generator: .taus2)).subKeys
             (rpik, aemk) = (sub.identifierKey, sub.metadataKey)
