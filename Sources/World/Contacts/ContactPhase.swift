@@ -67,7 +67,7 @@ package enum ContactPhase {
         for o in observers { o.endShards() }
         for o in everyContact { o.endShards() }
         let all = outputs.all
-        var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, contacts: all.flatMap(\.truth),
+        var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
                                                                   closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60)))
         for o in all {
             for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }

@@ -1,3 +1,5 @@
+import HeapModule
+
 /// Ground truth of one day: every pair of people who met (app users or not), with the time
 /// they spent within the close-contact distance and in total.
 public struct GroundTruthDay: Sendable {
@@ -17,26 +19,61 @@ public struct GroundTruthDay: Sendable {
 
     /// Aggregates raw contacts (unsorted, possibly several per pair).
     package init(dayIndex: Int, contacts: consuming [Entry], closeContactSeconds: Int32) {
-        self.dayIndex = dayIndex
-        self.closeContactSeconds = closeContactSeconds
-        // In place: at national scale a day's raw contacts are a large transient.
         var sorted = contacts
         sorted.sort { $0.pair < $1.pair }
-        var pairs: [UInt64] = [], within: [Int32] = [], total: [Int32] = []
-        pairs.reserveCapacity(sorted.count)
-        for c in sorted {
+        self.init(dayIndex: dayIndex, sortedRuns: [sorted], closeContactSeconds: closeContactSeconds)
+    }
+
+    /// Aggregates raw contacts given as runs each sorted by pair (the contact shards' outputs),
+    /// merging the runs as it goes: at national scale a day's raw contacts are a large transient,
+    /// and joining them into one array to sort again would copy them twice more.
+    package init(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32) {
+        self.dayIndex = dayIndex
+        self.closeContactSeconds = closeContactSeconds
+        let total = runs.reduce(0) { $0 + $1.count }
+        var pairs: [UInt64] = [], within: [Int32] = [], seconds: [Int32] = []
+        pairs.reserveCapacity(total)
+        within.reserveCapacity(total)
+        seconds.reserveCapacity(total)
+        func add(_ c: Entry) {
             if pairs.last == c.pair {
                 within[within.count - 1] += c.within
-                total[total.count - 1] += c.total
+                seconds[seconds.count - 1] += c.total
             } else {
                 pairs.append(c.pair)
                 within.append(c.within)
-                total.append(c.total)
+                seconds.append(c.total)
+            }
+        }
+        // The runs' heads in a min-heap by pair. Equal pairs may come from several runs, in any
+        // order: their seconds are summed as integers.
+        var heads = Heap<RunHead>()
+        var next = [Int](repeating: 1, count: runs.count)
+        for (r, run) in runs.enumerated() where !run.isEmpty { heads.insert(RunHead(pair: run[0].pair, run: r)) }
+        while let head = heads.popMin() {
+            let run = runs[head.run]
+            add(run[next[head.run] - 1])
+            // Take the run's following entries while none is above another run's head.
+            let bound = heads.min?.pair ?? .max
+            var i = next[head.run]
+            while i < run.count && run[i].pair <= bound {
+                add(run[i])
+                i += 1
+            }
+            if i < run.count {
+                next[head.run] = i + 1
+                heads.insert(RunHead(pair: run[i].pair, run: head.run))
             }
         }
         self.pairs = pairs
         secondsWithin = within
-        secondsTotal = total
+        secondsTotal = seconds
+    }
+
+    private struct RunHead: Comparable {
+        var pair: UInt64
+        var run: Int
+        static func < (a: Self, b: Self) -> Bool { (a.pair, a.run) < (b.pair, b.run) }
     }
 
     package init(dayIndex: Int, pairs: [UInt64], secondsWithin: [Int32], secondsTotal: [Int32], closeContactSeconds: Int32) {
