@@ -22,14 +22,15 @@ public struct RunEstimate: Sendable, Equatable {
         public static let encounterBytesPerAppPhoneDay = 250.0
         public static let encounterAdoption = 0.4
         /// Days of encounters held at the peak: GAEN's 14 less the day leaving (dropped first), the day
-        /// being built, and its shards' batches (about twice a stored day's bytes).
-        public static let encounterDaysAtPeak = 16.0
+        /// being built, its shards' batches (already compact: ~1.15 stored days) and the merge's
+        /// order (~0.5 day).
+        public static let encounterDaysAtPeak = 15.5
         /// Per person: network, population, the close contacts kept in memory (7 days × ~15 B) and the
         /// day's raw contacts while they are aggregated.
         public static let bytesPerPerson = 250.0
-        /// Per app phone: the day's keys (60 B) and the day's downloads (~24 files × 24 B), which are
+        /// Per app phone: the day's keys (60 B) and the day's downloads (~24 files × 16 B), which are
         /// freed after detection, so only partly at the peak of the next day's contacts.
-        public static let bytesPerAppPhone = 660.0
+        public static let bytesPerAppPhone = 444.0
         /// Per download client (state and counters).
         public static let bytesPerClient = 24.0
         /// Every pair who met, 21 days (kept only when P6 runs).
