@@ -12,10 +12,10 @@ public struct RunEstimate: Sendable, Equatable {
     public var peakBytes: Int64
     public var seconds: Double
 
-    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (330 MB and 2.14 GB
-    /// peak since the compact encounter store; 37.5 s on one thread at 100,000) and 10,000,000 with
-    /// 16.3% (6.95 GB before it; 17.7 min on two threads): the estimates are 283 MB, 2.3 GB and
-    /// 6.7 GB, 11 min, 2.2 min and 16 min.
+    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (285 MB and 2.00 GB
+    /// peak since the compact batches and 16-byte downloads; 37.5 s on one thread at 100,000) and
+    /// 10,000,000 with 16.3% (5.75 GB before them; 10.6 min on two threads): the estimates are
+    /// 269 MB, 2.15 GB and 6.2 GB, 11 min, 2.2 min and 18 min.
     public enum Coefficients {
         /// Encounters per app phone and day kept (RPI, metadata, scans) when 40% of people run the
         /// app; an app phone meets other app phones in proportion to adoption.
