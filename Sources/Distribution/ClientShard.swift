@@ -64,6 +64,8 @@ package struct ClientShardCore {
     package var counters = LoadCounters()
     /// Downloads by contact-population phones since the last `takeDownloads`.
     package var downloads: [PackageDownload] = []
+    /// How many downloads the last advance produced (to reserve the next one's room).
+    package var lastDownloadCount = 0
     /// Completed sessions of contact-population phones, when the model records them (analytics).
     package var checks: [CheckSession] = []
     package var recordsChecks = false

@@ -114,6 +114,9 @@ public final class DistributionModel {
             s.core.context.catalog = catalog
             s.core.unavailableContactPhones = unavailableContactPhones
             s.core.edgeLog?.reset(window: window)
+            // Room for a quarter more than last time: growing by doubling would copy the whole
+            // array near its end, and pages reserved but not written take no memory.
+            s.core.downloads.reserveCapacity(s.core.lastDownloadCount + s.core.lastDownloadCount / 4)
         }
         forEachShard(count: all.count, threads: all.count) { range in
             for i in range { all[i].advance(until: end) }
@@ -126,10 +129,13 @@ public final class DistributionModel {
             streamHours(upTo: history.minutes / history.binMinutes, from: history)
         }
         var out: [PackageDownload] = []
+        out.reserveCapacity(all.reduce(0) { $0 + $1.core.downloads.count })
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
+            s.core.lastDownloadCount = s.core.downloads.count
             out.append(contentsOf: s.core.downloads)
-            // Not kept: a day's downloads are large and would stay allocated through the next day.
+            // Freed as soon as copied (the day's downloads are held once plus one shard's), and not
+            // kept: they would stay allocated through the next day.
             s.core.downloads = []
             checkSessions.append(contentsOf: s.core.checks)
             s.core.checks.removeAll(keepingCapacity: true)

@@ -38,6 +38,9 @@ package final class DistributionStage: Stage {
     }
 
     package func endDay(_ day: SimulatedDay) {
+        // The day's contacts freed their shards' encounter batches: their pages are not needed
+        // for the downloads (which are the largest allocation of this phase).
+        FreePages.release()
         let fresh = backend.pipeline.publisher.takeNewPackages()
         handedOn += fresh.count
         model.publish(fresh)
@@ -52,7 +55,10 @@ package final class DistributionStage: Stage {
 
     /// Frees the day's downloads once detection has matched them: at national scale they are a
     /// few hundred megabytes that would otherwise stay through the next day's contacts.
-    package func releaseDownloadsToday() { downloadsToday = [] }
+    package func releaseDownloadsToday() {
+        downloadsToday = []
+        FreePages.release()
+    }
 
     /// Computed once: P6 reads it too.
     package private(set) lazy var report = model.results()

@@ -12,24 +12,25 @@ public struct RunEstimate: Sendable, Equatable {
     public var peakBytes: Int64
     public var seconds: Double
 
-    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (330 MB and 2.14 GB
-    /// peak since the compact encounter store; 37.5 s on one thread at 100,000) and 10,000,000 with
-    /// 16.3% (6.95 GB before it; 17.7 min on two threads): the estimates are 283 MB, 2.3 GB and
-    /// 6.7 GB, 11 min, 2.2 min and 16 min.
+    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (285 MB and 2.00 GB
+    /// peak since the compact batches and 16-byte downloads; 37.5 s on one thread at 100,000) and
+    /// 10,000,000 with 16.3% (5.75 GB before them; 10.6 min on two threads): the estimates are
+    /// 269 MB, 2.15 GB and 6.2 GB, 11 min, 2.2 min and 18 min.
     public enum Coefficients {
         /// Encounters per app phone and day kept (RPI, metadata, scans) when 40% of people run the
         /// app; an app phone meets other app phones in proportion to adoption.
         public static let encounterBytesPerAppPhoneDay = 250.0
         public static let encounterAdoption = 0.4
         /// Days of encounters held at the peak: GAEN's 14 less the day leaving (dropped first), the day
-        /// being built, and its shards' batches (about twice a stored day's bytes).
-        public static let encounterDaysAtPeak = 16.0
+        /// being built, its shards' batches (already compact: ~1.15 stored days) and the merge's
+        /// order (~0.5 day).
+        public static let encounterDaysAtPeak = 15.5
         /// Per person: network, population, the close contacts kept in memory (7 days × ~15 B) and the
         /// day's raw contacts while they are aggregated.
         public static let bytesPerPerson = 250.0
-        /// Per app phone: the day's keys (60 B) and the day's downloads (~24 files × 24 B), which are
+        /// Per app phone: the day's keys (60 B) and the day's downloads (~24 files × 16 B), which are
         /// freed after detection, so only partly at the peak of the next day's contacts.
-        public static let bytesPerAppPhone = 660.0
+        public static let bytesPerAppPhone = 444.0
         /// Per download client (state and counters).
         public static let bytesPerClient = 24.0
         /// Every pair who met, 21 days (kept only when P6 runs).

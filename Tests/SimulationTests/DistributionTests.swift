@@ -35,6 +35,21 @@ import Testing
         return (0..<end).flatMap { s in repeatElement(s, count: m.shards.reduce(0) { $0 + Int($1.core.counters.requests(second: s)) }) }
     }
 
+    /// A download is 16 bytes (a national day holds tens of millions) and keeps its package's sequence.
+    @Test func downloadsTakeSixteenBytes() {
+        var d = PackageDownload(phone: 3, package: 9_000, at: 1_600_000_000)
+        #expect(MemoryLayout<PackageDownload>.stride == 16 && d.package == 9_000 && d.phone == 3 && d.at == 1_600_000_000)
+        d.package = 12
+        #expect(d == PackageDownload(phone: 3, package: 12, at: 1_600_000_000) && d != PackageDownload(phone: 3, package: 13, at: 1_600_000_000))
+    }
+
+    /// The day's free pages can be handed back (glibc's malloc_trim is found at run time).
+    @Test func freePagesGoBackToTheKernel() {
+        #if canImport(Glibc)
+        #expect(FreePages.release())
+        #endif
+    }
+
     @Test func defaultsAreTheSeedsAndDocumentedValues() {
         let p = DistributionParameters.default
         #expect(p.checkIntervalSeconds == 3_600 && p.checkJitterSeconds == 3_600)   // CWA: next interval + random(3600)

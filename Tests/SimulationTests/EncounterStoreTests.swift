@@ -70,6 +70,49 @@ import Testing
         #expect((0..<40).allSatisfy { a.scans(of: $0) == added[a.identifiers[$0]] && a.scans.firstSecond(ofEncounter: $0) == added[a.identifiers[$0]]![0].secondOfDay })
     }
 
+    /// A batch keeps its encounters as the day will (12-byte RPIs, 2-byte scans while they fit) and
+    /// gives them back exactly; an encounter that does not fit unpacks the batch's earlier ones.
+    @Test func batchesKeepTheCompactFormAndRoundTrip() {
+        var batch = EncounterBatch()
+        let first = [scan(10), scan(310), scan(610 + 300)], second = [scan(1_000)]
+        batch.add(receiver: 1, identifier: rpi(7), metadata: 70, scans: first)
+        batch.add(receiver: 0, identifier: rpi(8), metadata: 80, scans: second)
+        #expect(batch.scanColumn.isPacked && batch.scanColumn.bytes == 2 * 4 + 4 + 4 * 2)
+        #expect(batch.identifier(0) == StoredIdentifier(rpi(7)) && batch.metadata == [70, 80] && batch.receivers == [1, 0])
+        #expect(batch.scanCounts == [3, 1] && batch.scans == first + second)
+        let odd = StoredScan(secondOfDay: 2_000, typicalAttenuation: 60, minimumAttenuation: 55, secondsSinceLastScan: 240)
+        batch.add(receiver: 1, identifier: rpi(9), metadata: 90, scans: [odd])
+        #expect(!batch.scanColumn.isPacked && batch.scans == first + second + [odd] && batch.scanCounts == [3, 1, 1])
+        // No scans at all does not pack either (as the day's column never did).
+        var empty = EncounterBatch()
+        empty.add(receiver: 0, identifier: rpi(1), metadata: 1, scans: [])
+        empty.add(receiver: 0, identifier: rpi(2), metadata: 2, scans: [scan(20)])
+        #expect(!empty.scanColumn.isPacked && empty.scanCounts == [0, 1] && empty.scans == [scan(20)])
+    }
+
+    /// Shards packed with different gaps, or one of them unpacked, make an unpacked day with the same scans.
+    @Test func batchesThatDoNotShareAGapMergeUnpacked() {
+        let other = StoredScan(secondOfDay: 5_000, typicalAttenuation: 61, minimumAttenuation: 60, secondsSinceLastScan: 240)
+        var a = EncounterBatch(), b = EncounterBatch(), c = EncounterBatch()
+        for i in 0..<20 { a.add(receiver: Int32(i % 3), identifier: rpi(UInt64(i)), metadata: UInt32(i), scans: [scan(UInt32(i * 600)), scan(UInt32(i * 600 + 300))]) }
+        b.add(receiver: 1, identifier: rpi(100), metadata: 100, scans: [other])
+        c.add(receiver: 2, identifier: rpi(101), metadata: 101, scans: [scan(7), other])
+        #expect(a.scanColumn.isPacked && b.scanColumn.isPacked && !c.scanColumn.isPacked)
+        for parts in [[a, b], [a, c], [a, EncounterBatch(), c]] {
+            var whole = EncounterBatch()
+            for p in parts { whole.append(p) }
+            let merged = EncounterDay(dayIndex: 1, phones: 3, batches: parts), one = EncounterDay(dayIndex: 1, phones: 3, batch: whole)
+            #expect(!merged.scans.isPacked && merged.scans == one.scans && merged.scans.bytes == one.scans.bytes)
+            #expect(merged.identifiers == one.identifiers && merged.metadata == one.metadata && merged.rowStart == one.rowStart)
+        }
+        // Shards with one gap (an empty shard between them) stay packed, byte for byte as one batch.
+        let packed = EncounterDay(dayIndex: 1, phones: 3, batches: [a, EncounterBatch(), a])
+        var twice = a
+        twice.append(a)
+        let reference = EncounterDay(dayIndex: 1, phones: 3, batch: twice)
+        #expect(packed.scans.isPacked && packed.scans == reference.scans && packed.scans.bytes == reference.scans.bytes)
+    }
+
     @Test func retentionDeletesDayFifteen() {
         var store = EncounterStore(retentionDays: 14)
         for d in 0..<15 { store.add(EncounterDay(dayIndex: d, phones: 1, batch: EncounterBatch())) }

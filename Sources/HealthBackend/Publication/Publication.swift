@@ -94,17 +94,24 @@ public struct PublishedPackage: Sendable {
     }
 }
 
-/// A phone of the contact population fetched a package.
+/// A phone of the contact population fetched a package: 16 bytes (a national day holds tens of
+/// millions of them).
 public struct PackageDownload: Sendable, Hashable {
     /// App-phone index (PhoneFleet order), not the person index.
     public var phone: Int32
-    /// `PublishedPackage.sequence`.
-    public var package: Int
+    /// `package`, stored in 32 bits: a year of hourly packages is ~9,000 sequences.
+    private var packageSequence: Int32
     public var at: SimTime
+
+    /// `PublishedPackage.sequence`.
+    public var package: Int {
+        get { Int(packageSequence) }
+        set { packageSequence = Int32(newValue) }
+    }
 
     public init(phone: Int32, package: Int, at: SimTime) {
         self.phone = phone
-        self.package = package
+        packageSequence = Int32(package)
         self.at = at
     }
 }

@@ -40,13 +40,16 @@ public struct StoredIdentifier: Hashable, Sendable {
     }
 }
 
-/// Encounters being collected for one day, in the order they are produced.
+/// Encounters being collected for one day, in the order they are produced, already in the day's
+/// compact form (12-byte RPIs, scans packed while they fit): a shard's batch is the largest
+/// transient of the day's contacts, and the day's merge holds it beside the day it builds.
 public struct EncounterBatch: Sendable {
-    public var receivers: [Int32] = []
-    public var identifiers: [RollingProximityIdentifier] = []
-    public var metadata: [UInt32] = []
-    public var scanCounts: [UInt16] = []
-    public var scans: [StoredScan] = []
+    public private(set) var receivers: [Int32] = []
+    /// Each heard RPI's stored 12 bytes (`StoredIdentifier`), in two columns.
+    fileprivate var identifierWords: [UInt64] = []
+    fileprivate var identifierTails: [UInt32] = []
+    public private(set) var metadata: [UInt32] = []
+    public private(set) var scanColumn = ScanColumn()
 
     public init() {}
 
@@ -54,20 +57,30 @@ public struct EncounterBatch: Sendable {
 
     /// Adds one heard RPI with its scan instances.
     public mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32, scans newScans: [StoredScan]) {
+        let stored = StoredIdentifier(identifier)
         receivers.append(receiver)
-        identifiers.append(identifier)
+        identifierWords.append(stored.word0)
+        identifierTails.append(stored.tail)
         metadata.append(aem)
-        scanCounts.append(UInt16(newScans.count))
-        scans.append(contentsOf: newScans)
+        scanColumn.append(newScans[...])
     }
 
     public mutating func append(_ other: EncounterBatch) {
         receivers += other.receivers
-        identifiers += other.identifiers
+        identifierWords += other.identifierWords
+        identifierTails += other.identifierTails
         metadata += other.metadata
-        scanCounts += other.scanCounts
-        scans += other.scans
+        for e in 0..<other.count { scanColumn.append(other.scanColumn.scans(ofEncounter: e)[...]) }
     }
+
+    /// The stored RPI of encounter `e`.
+    public func identifier(_ e: Int) -> StoredIdentifier { StoredIdentifier(word0: identifierWords[e], tail: identifierTails[e]) }
+
+    /// Scan instances of each encounter, unpacked (tests, reports).
+    public var scanCounts: [UInt16] { (0..<count).map { UInt16(truncatingIfNeeded: scanColumn.scans(ofEncounter: $0).count) } }
+
+    /// Every encounter's scans in order, unpacked (tests, reports).
+    public var scans: [StoredScan] { (0..<count).flatMap { scanColumn.scans(ofEncounter: $0) } }
 }
 
 /// A day's scan instances, by encounter: 2 bytes a scan and 4 an encounter where they allow
@@ -87,8 +100,8 @@ public struct ScanColumn: Sendable, Equatable {
     private var starts: [UInt32] = []
     private var full: [StoredScan] = []
     /// The day's one `secondsSinceLastScan` when packed.
-    private let gap: UInt16
-    public let isPacked: Bool
+    private var gap: UInt16
+    public private(set) var isPacked: Bool
     /// Scan instances held.
     public private(set) var count = 0
     public private(set) var encounterCount = 0
@@ -111,33 +124,69 @@ public struct ScanColumn: Sendable, Equatable {
         return true
     }
 
-    /// An empty column for these batches' scans (appended later, encounter by encounter), packed if every encounter fits.
-    init(packing batches: [EncounterBatch]) {
-        let first = batches.lazy.compactMap(\.scans.first).first
-        gap = first?.secondsSinceLastScan ?? 0
+    /// An empty column: packed (with the first scan's gap) until an encounter does not fit, then
+    /// unpacked once and kept in `StoredScan`s.
+    public init() {
+        gap = 0
+        isPacked = true
+    }
+
+    /// The day's column: the encounters of `columns` (the shards' batches) in `order` (batch << 32 |
+    /// encounter). Packed, as if appended one by one, when every column is packed with one gap.
+    init(merging columns: [ScanColumn], order: [UInt64]) {
+        let filled = columns.filter { $0.encounterCount > 0 }
+        gap = filled.first?.gap ?? 0
         let gap = self.gap
-        let encounters = batches.reduce(0) { $0 + $1.count }
-        let total = batches.reduce(0) { $0 + $1.scans.count }
-        isPacked = batches.allSatisfy { b in
-            var next = 0
-            return b.scanCounts.allSatisfy { n in
-                defer { next += Int(n) }
-                return n > 0 && Self.fits(b.scans[next..<next + Int(n)], gap: gap)
-            }
-        }
-        if isPacked {
-            heads.reserveCapacity(encounters)
-            checkpoints.reserveCapacity((encounters + Self.checkpointStride - 1) / Self.checkpointStride)
-            packed.reserveCapacity(total)
-        } else {
-            starts.reserveCapacity(encounters + 1)
+        isPacked = columns.allSatisfy(\.isPacked) && filled.allSatisfy { $0.gap == gap }
+        let total = columns.reduce(0) { $0 + $1.count }
+        guard isPacked else {
+            starts.reserveCapacity(order.count + 1)
             starts.append(0)
             full.reserveCapacity(total)
+            for record in order { append(columns[Int(record >> 32)].scans(ofEncounter: Int(record & 0xffff_ffff))[...]) }
+            return
         }
+        heads.reserveCapacity(order.count)
+        checkpoints.reserveCapacity((order.count + Self.checkpointStride - 1) / Self.checkpointStride)
+        packed.reserveCapacity(total)
+        // Where each encounter's words start in its column (4 bytes an encounter, for the merge only).
+        let wordStarts: [[UInt32]] = columns.map { c in
+            var next: UInt32 = 0
+            return c.heads.map { h in
+                defer { next += h >> 17 + 1 }
+                return next
+            }
+        }
+        for record in order {
+            let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
+            let head = columns[k].heads[e]
+            let first = Int(wordStarts[k][e]), n = Int(head >> 17) + 1
+            if encounterCount % Self.checkpointStride == 0 { checkpoints.append(UInt32(packed.count)) }
+            heads.append(head)
+            packed.append(contentsOf: columns[k].packed[first..<first + n])
+            count += n
+            encounterCount += 1
+        }
+    }
+
+    /// Moves the packed encounters to `StoredScan`s, for an encounter that does not fit.
+    private mutating func unpack() {
+        var starts: [UInt32] = [0], full: [StoredScan] = []
+        starts.reserveCapacity(encounterCount + 1)
+        full.reserveCapacity(count)
+        for e in 0..<encounterCount {
+            full += scans(ofEncounter: e)
+            starts.append(UInt32(full.count))
+        }
+        (self.starts, self.full) = (starts, full)
+        (heads, checkpoints, packed) = ([], [], [])
+        isPacked = false
     }
 
     /// Appends the next encounter's scans.
     mutating func append(_ scans: ArraySlice<StoredScan>) {
+        if isPacked && encounterCount == 0 { gap = scans.first?.secondsSinceLastScan ?? 0 }
+        if isPacked && (scans.isEmpty || !Self.fits(scans, gap: gap)) { unpack() }
         defer { count += scans.count; encounterCount += 1 }
         guard isPacked else {
             full.append(contentsOf: scans)
@@ -213,13 +262,7 @@ public final class EncounterDay: Sendable {
         var rowStart = [UInt32](repeating: 0, count: phones + 1)
         for b in batches { for r in b.receivers { rowStart[Int(r) + 1] += 1 } }
         for p in 0..<phones { rowStart[p + 1] += rowStart[p] }
-        // A record is (batch << 32 | index in batch); its scans start at scanOffset in its batch.
-        var scanOffsets: [[Int]] = []
-        for b in batches {
-            var starts = [Int](repeating: 0, count: b.count + 1)
-            for e in 0..<b.count { starts[e + 1] = starts[e] + Int(b.scanCounts[e]) }
-            scanOffsets.append(starts)
-        }
+        // A record is (batch << 32 | index in batch).
         let total = batches.reduce(0) { $0 + $1.count }
         var next = Array(rowStart.dropLast())
         var order = [UInt64](repeating: 0, count: total)
@@ -230,16 +273,11 @@ public final class EncounterDay: Sendable {
                 next[r] += 1
             }
         }
-        identifierWords = order.map { batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)].value.word0 }
-        identifierTails = order.map { UInt32(truncatingIfNeeded: batches[Int($0 >> 32)].identifiers[Int($0 & 0xffff_ffff)].value.word1) }
+        identifierWords = order.map { batches[Int($0 >> 32)].identifierWords[Int($0 & 0xffff_ffff)] }
+        identifierTails = order.map { batches[Int($0 >> 32)].identifierTails[Int($0 & 0xffff_ffff)] }
         metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
-        var scans = ScanColumn(packing: batches)
-        for record in order {
-            let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
-            scans.append(batches[k].scans[scanOffsets[k][e]..<scanOffsets[k][e + 1]])
-        }
         self.rowStart = rowStart
-        self.scans = scans
+        scans = ScanColumn(merging: batches.map(\.scanColumn), order: order)
     }
 
     public var encounterCount: Int { identifierWords.count }
