@@ -38,9 +38,6 @@ package final class DistributionStage: Stage {
     }
 
     package func endDay(_ day: SimulatedDay) {
-        // The day's contacts freed their shards' encounter batches: their pages are not needed
-        // for the downloads (which are the largest allocation of this phase).
-        FreePages.release()
         let fresh = backend.pipeline.publisher.takeNewPackages()
         handedOn += fresh.count
         model.publish(fresh)
