@@ -4,9 +4,10 @@ import Glibc
 
 /// Gives the allocator's free pages back to the kernel (glibc's `malloc_trim`).
 ///
-/// A day frees a few hundred megabytes per million phones (the shards' encounter batches, the
-/// day's downloads); glibc keeps freed blocks below its mmap threshold in its arenas, resident,
-/// so they added to the next phase's peak. Trimming twice a day costs milliseconds.
+/// A day frees a few hundred megabytes per million phones (the day's downloads, once matched);
+/// glibc keeps freed blocks below its mmap threshold in its arenas, resident, so they added to
+/// the next day's contacts phase. A trim costs ~0.1 s per million phones, and is serial: once a
+/// day, after detection.
 enum FreePages {
     private typealias Trim = @convention(c) (Int) -> Int32
 
