@@ -106,12 +106,12 @@ import Testing
     /// The shards' sorted runs, merged, give each pair once with its summed seconds: pairs
     /// repeated within and across runs, empty runs, one run, and many.
     @Test func mergingSortedRunsEqualsSortingTheirUnion() {
-        var rng = SplitMix(seed: 21)
+        let rng = RandomStream(seed: 21, stream: "runs")
         for runCount in [0, 1, 2, 3, 16, 40] {
             let runs = (0..<runCount).map { r in
-                (0..<(r % 5 == 4 ? 0 : Int(rng.next() % 300))).map { _ in
-                    GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.next() % 30), Int32(rng.next() % 30)),
-                                         within: Int32(rng.next() % 900), total: Int32(rng.next() % 3600))
+                (0..<(r % 5 == 4 ? 0 : rng.uniformInt(300))).map { _ in
+                    GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(30)), Int32(rng.uniformInt(30))),
+                                         within: Int32(rng.uniformInt(900)), total: Int32(rng.uniformInt(3600)))
                 }.sorted { $0.pair < $1.pair }
             }
             let merged = GroundTruthDay(dayIndex: 3, sortedRuns: runs, closeContactSeconds: 900)
@@ -121,19 +121,6 @@ import Testing
             #expect(merged.pairs == pairs, "\(runCount) runs")
             #expect(merged.secondsWithin == pairs.map { sums[$0]!.within } && merged.secondsTotal == pairs.map { sums[$0]!.total },
                     "\(runCount) runs")
-        }
-    }
-
-    /// SplitMix64, for test data only.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
         }
     }
 
