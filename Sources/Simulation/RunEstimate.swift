@@ -51,8 +51,10 @@ public struct RunEstimate: Sendable, Equatable {
         public static let overhead = 1.05
         /// Wall seconds per person-day on one thread of the benchmark machine: contacts and what
         /// does not depend on the app, plus the radio and encounters of app-pair contacts (∝ adoption²).
-        public static let secondsPerPersonDay = 4.9e-6
-        public static let secondsPerPersonDayPerAdoptionSquared = 53.0e-6
+        /// Fitted to two idle runs on 2 threads: 1 M × 28 at 40% adoption (130 s) and
+        /// national-10m.yaml at 16.3% (8 min 47 s); docs/benchmarks.md.
+        public static let secondsPerPersonDay = 2.2e-6
+        public static let secondsPerPersonDayPerAdoptionSquared = 34.5e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
     }
