@@ -61,7 +61,7 @@ public enum Matcher {
                         if e + prefetchDistance < encounters.upperBound { index.prefetch(day.identifier(e + prefetchDistance)) }
                         guard let hit = index.lookup(day.identifier(e)) else { continue }
                         let packages = index.packagesOfKey[hit.key]
-                        let heardAt = midnight + Int64(day.scans.firstSecond(ofEncounter: e))
+                        let heardAt = midnight + Int64(day.firstSecond(of: e))
                         // The phone must hold a package with the key, fetched after it heard the
                         // encounter (the earliest such download is the detection).
                         guard let first = got.first(where: { d in d.at > heardAt && packages.contains(d.package) }) else { continue }
@@ -73,7 +73,7 @@ public enum Matcher {
                             outside += 1
                             continue
                         }
-                        let metadata = index.metadataKeys[hit.key].decrypt(AssociatedEncryptedMetadata(rawValue: day.metadata[e]),
+                        let metadata = index.metadataKeys[hit.key].decrypt(AssociatedEncryptedMetadata(rawValue: day.metadata(of: e)),
                                                                             identifier: hit.identifier)
                         found.append(EncounterMatch(
                             phone: Int32(phone), dayIndex: Int32(day.dayIndex), key: Int32(hit.key), encounter: Int32(e),

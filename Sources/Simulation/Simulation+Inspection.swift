@@ -17,7 +17,8 @@ extension Simulation {
 
     /// What the run's main stores hold now, in bytes (the memory report of `ensim bench population`).
     public var storeBytes: [(store: String, bytes: Int)] {
-        [("encounters", world.encounters.bytes),
+        [("encounters", world.encounters.memoryBytes),
+         ("encounters_on_disk", world.encounters.diskBytes),
          ("close_contacts_in_memory", world.closeContactHistory.memoryBytes),
          ("close_contacts_on_disk", Int(world.closeContactHistory.diskBytes)),
          ("ground_truth_all_pairs", world.groundTruth.reduce(0) { $0 + $1.bytes }),

@@ -25,19 +25,20 @@ import Testing
 
     func scan(_ second: UInt32) -> StoredScan { StoredScan(secondOfDay: second, typicalAttenuation: 55, minimumAttenuation: 50, secondsSinceLastScan: 300) }
 
-    @Test func matchesDecryptsTxPowerAndChecksValidity() throws {
+    /// The same with the days' metadata and scans in memory or on disk.
+    @Test(arguments: [false, true]) func matchesDecryptsTxPowerAndChecksValidity(spilled: Bool) throws {
         let a = key(1, day: day), other = key(2, day: day)
-        var store = EncounterStore(retentionDays: 14)
+        var store = EncounterStore(retentionDays: 14, spillsToDisk: spilled)
         var d0 = EncounterBatch()
         let (rpi, aem) = heard(a, interval: 50, tx: -20)
         d0.add(receiver: 0, identifier: rpi, metadata: aem, scans: [scan(50 * 600 + 10), scan(50 * 600 + 310)])
         let (rpiOther, aemOther) = heard(other, interval: 60, tx: 5)
         d0.add(receiver: 1, identifier: rpiOther, metadata: aemOther, scans: [scan(60 * 600)])
-        store.add(EncounterDay(dayIndex: 0, phones: 3, batch: d0))
+        try store.add(EncounterDay(dayIndex: 0, phones: 3, batch: d0))
         var d2 = EncounterBatch()
         // Same RPI replayed two days later: outside the key's validity ± 2 h.
         d2.add(receiver: 2, identifier: rpi, metadata: aem, scans: [scan(50 * 600)])
-        store.add(EncounterDay(dayIndex: 2, phones: 3, batch: d2))
+        try store.add(EncounterDay(dayIndex: 2, phones: 3, batch: d2))
 
         let package = PublishedPackage(sequence: 0, name: "p0", kind: .daily, publishedAt: start + 3 * SimDuration.day,
                                        covers: start..<start + 1, keys: [PublishedKey(key: DiagnosisKey(a), uploader: 7, uploadedAt: start)], bytes: 0)
@@ -59,6 +60,7 @@ import Testing
         #expect(result.encountersChecked == 3)
         #expect(result.matches.count == 1)
         let m = try #require(result.matches.first)
+        #expect(store.days.allSatisfy { $0.isSpilled == spilled })
         #expect(m.phone == 0 && m.transmitPower == -20 && m.dayIndex == 0 && m.scans.count == 2 && m.detectedAt == downloads[0].at)
         // Without the package downloaded there is no match.
         let none = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: { _ in [] }, threads: 1)

@@ -33,8 +33,8 @@ import Testing
                     StoredScan(secondOfDay: 130_920, typicalAttenuation: 0, minimumAttenuation: 0, secondsSinceLastScan: 240),
                     StoredScan(secondOfDay: 131_160, typicalAttenuation: 71, minimumAttenuation: 63, secondsSinceLastScan: 240)]
         let packed = day(fits)
-        #expect(packed.scans.isPacked && packed.scans.bytes == 4 + 4 + 3 * 2 && packed.scans(of: 0) == fits)
-        #expect(packed.scans.firstSecond(ofEncounter: 0) == 129_000)
+        #expect(packed.scanColumn!.isPacked && packed.scanColumn!.bytes == 4 + 4 + 3 * 2 && packed.scans(of: 0) == fits)
+        #expect(packed.firstSecond(of: 0) == 129_000)
         // Each way of not fitting: another gap, a minimum above the typical, a spread of 32 dB,
         // off the scan grid, 9 periods on, back in time, a first scan past 17 bits.
         for odd in [StoredScan(secondOfDay: 131_400, typicalAttenuation: 60, minimumAttenuation: 50, secondsSinceLastScan: 300),
@@ -44,11 +44,11 @@ import Testing
                     StoredScan(secondOfDay: 131_160 + 9 * 240, typicalAttenuation: 60, minimumAttenuation: 50, secondsSinceLastScan: 240),
                     StoredScan(secondOfDay: 131_160, typicalAttenuation: 60, minimumAttenuation: 50, secondsSinceLastScan: 240)] {
             let full = day(fits + [odd])
-            #expect(!full.scans.isPacked && full.scans.bytes == 2 * 4 + 4 * 8 && full.scans(of: 0) == fits + [odd])
-            #expect(full.scans.firstSecond(ofEncounter: 0) == 129_000)
+            #expect(!full.scanColumn!.isPacked && full.scanColumn!.bytes == 2 * 4 + 4 * 8 && full.scans(of: 0) == fits + [odd])
+            #expect(full.firstSecond(of: 0) == 129_000)
         }
         let late = StoredScan(secondOfDay: 1 << 17, typicalAttenuation: 60, minimumAttenuation: 50, secondsSinceLastScan: 240)
-        #expect(!day([late]).scans.isPacked && day([late]).scans(of: 0) == [late])
+        #expect(!day([late]).scanColumn!.isPacked && day([late]).scans(of: 0) == [late])
     }
 
     /// The shards' batches make the same day as one batch holding them in shard order.
@@ -65,9 +65,9 @@ import Testing
         for p in parts { whole.append(p) }
         let a = EncounterDay(dayIndex: 3, phones: 4, batches: parts), b = EncounterDay(dayIndex: 3, phones: 4, batch: whole)
         #expect(a.rowStart == b.rowStart && a.identifiers == b.identifiers && a.metadata == b.metadata)
-        #expect(a.scans == b.scans && a.encounterCount == 40 && a.scans.isPacked)
+        #expect(a.scanColumn == b.scanColumn && a.encounterCount == 40 && a.scanColumn!.isPacked)
         // Every encounter's scans read back, across the column's checkpoints.
-        #expect((0..<40).allSatisfy { a.scans(of: $0) == added[a.identifiers[$0]] && a.scans.firstSecond(ofEncounter: $0) == added[a.identifiers[$0]]![0].secondOfDay })
+        #expect((0..<40).allSatisfy { a.scans(of: $0) == added[a.identifiers[$0]] && a.firstSecond(of: $0) == added[a.identifiers[$0]]![0].secondOfDay })
     }
 
     /// A batch keeps its encounters as the day will (12-byte RPIs, 2-byte scans while they fit) and
@@ -102,7 +102,7 @@ import Testing
             var whole = EncounterBatch()
             for p in parts { whole.append(p) }
             let merged = EncounterDay(dayIndex: 1, phones: 3, batches: parts), one = EncounterDay(dayIndex: 1, phones: 3, batch: whole)
-            #expect(!merged.scans.isPacked && merged.scans == one.scans && merged.scans.bytes == one.scans.bytes)
+            #expect(!merged.scanColumn!.isPacked && merged.scanColumn == one.scanColumn && merged.scanColumn!.bytes == one.scanColumn!.bytes)
             #expect(merged.identifiers == one.identifiers && merged.metadata == one.metadata && merged.rowStart == one.rowStart)
         }
         // Shards with one gap (an empty shard between them) stay packed, byte for byte as one batch.
@@ -110,14 +110,40 @@ import Testing
         var twice = a
         twice.append(a)
         let reference = EncounterDay(dayIndex: 1, phones: 3, batch: twice)
-        #expect(packed.scans.isPacked && packed.scans == reference.scans && packed.scans.bytes == reference.scans.bytes)
+        #expect(packed.scanColumn!.isPacked && packed.scanColumn == reference.scanColumn && packed.scanColumn!.bytes == reference.scanColumn!.bytes)
     }
 
-    @Test func retentionDeletesDayFifteen() {
+    /// A day spilled to disk reads back every encounter's metadata and scans, packed or not,
+    /// keeps only its RPIs and rows in memory, and counts the same bytes in all.
+    @Test func spilledDaysReadBackWhatTheyHeld() throws {
+        let other = StoredScan(secondOfDay: 5_000, typicalAttenuation: 61, minimumAttenuation: 60, secondsSinceLastScan: 240)
+        var packed = EncounterBatch(), unpacked = EncounterBatch()
+        for i in 0..<40 {
+            // 1 to 5 scans, 1 to 4 scan periods apart.
+            let scans = [0, 300, 900, 1500, 2700].prefix(i % 5 + 1).map { scan(UInt32(i * 900 + $0)) }
+            packed.add(receiver: Int32(i * 7 % 5), identifier: rpi(UInt64(i)), metadata: UInt32(1000 + i), scans: scans)
+            unpacked.add(receiver: Int32(i * 7 % 5), identifier: rpi(UInt64(i)), metadata: UInt32(1000 + i), scans: i == 17 ? scans + [other] : scans)
+        }
+        for batch in [packed, unpacked, EncounterBatch()] {
+            let day = EncounterDay(dayIndex: 3, phones: 5, batch: batch), disk = try day.spilled(), again = try disk.spilled()
+            #expect(!day.isSpilled && disk.isSpilled && disk.scanColumn == nil && again === disk)
+            #expect(disk.identifiers == day.identifiers && disk.rowStart == day.rowStart && disk.metadata == day.metadata)
+            #expect(disk.scanInstanceCount == day.scanInstanceCount && disk.bytes == day.bytes && day.diskBytes == 0)
+            #expect(disk.memoryBytes == 6 * 4 + day.encounterCount * 12 && disk.diskBytes == day.bytes - disk.memoryBytes)
+            for e in 0..<day.encounterCount {
+                #expect(disk.metadata(of: e) == day.metadata(of: e) && disk.scans(of: e) == day.scans(of: e))
+                #expect(disk.firstSecond(of: e) == day.scans(of: e)[0].secondOfDay && disk.firstSecond(of: e) == day.firstSecond(of: e))
+            }
+        }
+        #expect(EncounterDay(dayIndex: 3, phones: 5, batch: packed).scanColumn!.isPacked)
+        #expect(!EncounterDay(dayIndex: 3, phones: 5, batch: unpacked).scanColumn!.isPacked)
+    }
+
+    @Test func retentionDeletesDayFifteen() throws {
         var store = EncounterStore(retentionDays: 14)
-        for d in 0..<15 { store.add(EncounterDay(dayIndex: d, phones: 1, batch: EncounterBatch())) }
+        for d in 0..<15 { try store.add(EncounterDay(dayIndex: d, phones: 1, batch: EncounterBatch())) }
         #expect(store.days.map(\.dayIndex) == Array(1...14))
-        store.add(EncounterDay(dayIndex: 15, phones: 1, batch: EncounterBatch()))
+        try store.add(EncounterDay(dayIndex: 15, phones: 1, batch: EncounterBatch()))
         #expect(store.days.first?.dayIndex == 2 && store.days.count == 14)
     }
 }

@@ -1,9 +1,10 @@
-import Foundation
+import SimulationCore
 
 /// Close contacts of every day of the run, which detection's ground truth needs at the end (a
 /// case's infectious window can reach back further than any retention). The last `memoryDays`
 /// stay in memory; older days go to an unlinked temporary file (in `TMPDIR`), so a year-long
-/// run's memory does not grow with its days: ~16 bytes per close contact move to disk.
+/// run's memory does not grow with its days: ~16 bytes per close contact move to disk. Nothing
+/// reads them before the end, so by default only the newest day waits in memory.
 public final class CloseContactHistory {
     private struct Spilled {
         var dayIndex: Int
@@ -15,20 +16,17 @@ public final class CloseContactHistory {
     public let memoryDays: Int
     private var spilled: [Spilled] = []
     private var recent: [GroundTruthDay] = []
-    private var descriptor: Int32 = -1
-    private var fileEnd: Int64 = 0
+    private var file: SpillFile?
 
-    public init(memoryDays: Int = 7) { self.memoryDays = max(1, memoryDays) }
-
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    public init(memoryDays: Int = 1) { self.memoryDays = max(1, memoryDays) }
 
     public var count: Int { spilled.count + recent.count }
 
     /// Bytes held in memory (the days not yet spilled) and on disk.
     public var memoryBytes: Int { recent.reduce(0) { $0 + $1.bytes } }
-    public var diskBytes: Int64 { fileEnd }
+    public var diskBytes: Int64 { file?.size ?? 0 }
 
-    /// - Throws: `SpillError` when the temporary file cannot be written (a full disk).
+    /// - Throws: `SpillFile.SpillError` when the temporary file cannot be written (a full disk).
     public func append(_ day: GroundTruthDay) throws {
         recent.append(day)
         if recent.count > memoryDays { try spill(recent.removeFirst()) }
@@ -39,52 +37,21 @@ public final class CloseContactHistory {
         [AnySequence(spilled.lazy.map { self.read($0) }), AnySequence(recent)].joined()
     }
 
-    public struct SpillError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     private func spill(_ day: GroundTruthDay) throws {
-        if descriptor < 0 { descriptor = try Self.openTemporary() }
-        let record = Spilled(dayIndex: day.dayIndex, closeContactSeconds: day.closeContactSeconds, offset: fileEnd, count: day.pairs.count)
-        for bytes in [day.pairs.withUnsafeBytes { Array($0) }, day.secondsWithin.withUnsafeBytes { Array($0) },
-                      day.secondsTotal.withUnsafeBytes { Array($0) }] {
-            guard bytes.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, off_t(fileEnd)) }) == bytes.count else {
-                throw SpillError(description: "cannot write the close-contact history to \(Self.folder) (\(String(cString: strerror(errno)))); "
-                                 + "set TMPDIR to a folder with space")
-            }
-            fileEnd += Int64(bytes.count)
-        }
-        spilled.append(record)
+        let file = try self.file ?? SpillFile(holding: "the close-contact history")
+        self.file = file
+        let offset = try file.append(day.pairs)
+        try file.append(day.secondsWithin)
+        try file.append(day.secondsTotal)
+        spilled.append(Spilled(dayIndex: day.dayIndex, closeContactSeconds: day.closeContactSeconds, offset: offset, count: day.pairs.count))
     }
 
     private func read(_ s: Spilled) -> GroundTruthDay {
-        func load<T>(_ type: T.Type, at offset: Int64) -> [T] {
-            [T](unsafeUninitializedCapacity: s.count) { buffer, initialized in
-                let bytes = s.count * MemoryLayout<T>.stride
-                // Written by this process to an unlinked file: only a failing disk makes this fail.
-                guard pread(descriptor, buffer.baseAddress, bytes, off_t(offset)) == bytes else {
-                    fatalError("ensim: cannot read back the close-contact history: \(String(cString: strerror(errno)))")
-                }
-                initialized = s.count
-            }
-        }
-        let pairs = load(UInt64.self, at: s.offset)
-        let within = load(Int32.self, at: s.offset + Int64(s.count * 8))
-        let total = load(Int32.self, at: s.offset + Int64(s.count * 12))
+        let file = self.file!
+        let pairs = file.read(UInt64.self, count: s.count, at: s.offset)
+        let within = file.read(Int32.self, count: s.count, at: s.offset + Int64(s.count * 8))
+        let total = file.read(Int32.self, count: s.count, at: s.offset + Int64(s.count * 12))
         return GroundTruthDay(dayIndex: s.dayIndex, pairs: pairs, secondsWithin: within, secondsTotal: total,
                               closeContactSeconds: s.closeContactSeconds)
-    }
-
-    private static var folder: String { FileManager.default.temporaryDirectory.path }
-
-    private static func openTemporary() throws -> Int32 {
-        var template = Array((folder + "/ensim-close-contacts-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw SpillError(description: "cannot create a temporary file in \(folder) for the close-contact history "
-                             + "(\(String(cString: strerror(errno)))); set TMPDIR to a writable folder")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return fd
     }
 }

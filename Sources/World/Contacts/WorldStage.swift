@@ -16,8 +16,9 @@ package final class WorldStage: Stage {
     private let placements: DiscreteDistribution
     private let seed: UInt64
     private let threads: Int
-    /// Every phone's encounters of the last 14 days.
-    package private(set) var encounters = EncounterStore(retentionDays: 14)
+    /// Every phone's encounters of the last 14 days; their metadata and scans, read only for
+    /// the encounters that match, on disk.
+    package private(set) var encounters = EncounterStore(retentionDays: 14, spillsToDisk: true)
     /// Ground truth of the days within the retention window, when `retainsGroundTruth`.
     package private(set) var groundTruth: [GroundTruthDay] = []
     /// Keep every pair who met (P6's stated regions, tests); otherwise only close contacts that
@@ -96,7 +97,7 @@ package final class WorldStage: Stage {
         }
         try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf))
         let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches)
-        encounters.add(stored)
+        try encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
         for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }
         if radio.crowd != nil {
@@ -109,7 +110,7 @@ package final class WorldStage: Stage {
                          appPhones: Int64(fleet.count), phonesUnavailable: Int64(counts.unavailable),
                          bluetoothOff: Int64(counts.bluetoothOff), uninstalled: Int64(counts.uninstalled),
                          tekRotations: Int64(fleet.count), rpisHeard: Int64(stored.encounterCount),
-                         scanInstances: Int64(stored.scans.count), encounterBytes: Int64(stored.bytes))
+                         scanInstances: Int64(stored.scanInstanceCount), encounterBytes: Int64(stored.bytes))
         totalContacts += contacts.byLayer.reduce(0, +)
         totalScans += today.scanInstances
     }

@@ -1,7 +1,8 @@
 import GAEN
+import SimulationCore
 
 /// One GAEN scan instance as a phone keeps it: 8 bytes.
-public struct StoredScan: Sendable, Equatable {
+public struct StoredScan: Sendable, Equatable, BitwiseCopyable {
     /// Seconds since the UTC midnight of the encounter's day.
     public var secondOfDay: UInt32
     public var typicalAttenuation: UInt8
@@ -83,161 +84,12 @@ public struct EncounterBatch: Sendable {
     public var scans: [StoredScan] { (0..<count).flatMap { scanColumn.scans(ofEncounter: $0) } }
 }
 
-/// A day's scan instances, by encounter: 2 bytes a scan and 4 an encounter where they allow
-/// it, else `StoredScan`s (8 bytes) with a 4-byte start per encounter.
-///
-/// Packed, an encounter is a head (second of day of its first scan: 17 bits; scans − 1: 15 bits)
-/// and one 16-bit word per scan: typical attenuation (8 bits), typical − minimum (5), and for every
-/// scan after the first the scan periods since the one before (1–8, stored − 1 in 3 bits). The
-/// seconds since the last scan are one value for the whole day (the receivers' scan period), and a
-/// receiver's scans fall on its period's grid, so the radio's scans always allow it. Every 16th
-/// encounter's first scan index is kept so that any encounter is found without a full prefix sum.
-public struct ScanColumn: Sendable, Equatable {
-    private var heads: [UInt32] = []
-    private var checkpoints: [UInt32] = []
-    private var packed: [UInt16] = []
-    /// Unpacked: scans of encounter e are `full[starts[e] ..< starts[e + 1]]`.
-    private var starts: [UInt32] = []
-    private var full: [StoredScan] = []
-    /// The day's one `secondsSinceLastScan` when packed.
-    private var gap: UInt16
-    public private(set) var isPacked: Bool
-    /// Scan instances held.
-    public private(set) var count = 0
-    public private(set) var encounterCount = 0
-    static let checkpointStride = 16
-
-    /// Whether one encounter's scans fit the packed form with this gap.
-    static func fits(_ scans: ArraySlice<StoredScan>, gap: UInt16) -> Bool {
-        guard let first = scans.first, gap > 0, scans.count <= 1 << 15, first.secondOfDay < 1 << 17 else { return scans.isEmpty }
-        var previous: UInt32? = nil
-        for s in scans {
-            guard s.secondsSinceLastScan == gap, s.minimumAttenuation <= s.typicalAttenuation,
-                  s.typicalAttenuation - s.minimumAttenuation < 32 else { return false }
-            if let previous {
-                guard s.secondOfDay > previous else { return false }
-                let delta = s.secondOfDay - previous
-                guard delta % UInt32(gap) == 0, delta / UInt32(gap) <= 8 else { return false }
-            }
-            previous = s.secondOfDay
-        }
-        return true
-    }
-
-    /// An empty column: packed (with the first scan's gap) until an encounter does not fit, then
-    /// unpacked once and kept in `StoredScan`s.
-    public init() {
-        gap = 0
-        isPacked = true
-    }
-
-    /// The day's column: the encounters of `columns` (the shards' batches) in `order` (batch << 32 |
-    /// encounter). Packed, as if appended one by one, when every column is packed with one gap.
-    init(merging columns: [ScanColumn], order: [UInt64]) {
-        let filled = columns.filter { $0.encounterCount > 0 }
-        gap = filled.first?.gap ?? 0
-        let gap = self.gap
-        isPacked = columns.allSatisfy(\.isPacked) && filled.allSatisfy { $0.gap == gap }
-        let total = columns.reduce(0) { $0 + $1.count }
-        guard isPacked else {
-            starts.reserveCapacity(order.count + 1)
-            starts.append(0)
-            full.reserveCapacity(total)
-            for record in order { append(columns[Int(record >> 32)].scans(ofEncounter: Int(record & 0xffff_ffff))[...]) }
-            return
-        }
-        heads.reserveCapacity(order.count)
-        checkpoints.reserveCapacity((order.count + Self.checkpointStride - 1) / Self.checkpointStride)
-        packed.reserveCapacity(total)
-        // Where each encounter's words start in its column (4 bytes an encounter, for the merge only).
-        let wordStarts: [[UInt32]] = columns.map { c in
-            var next: UInt32 = 0
-            return c.heads.map { h in
-                defer { next += h >> 17 + 1 }
-                return next
-            }
-        }
-        for record in order {
-            let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
-            let head = columns[k].heads[e]
-            let first = Int(wordStarts[k][e]), n = Int(head >> 17) + 1
-            if encounterCount % Self.checkpointStride == 0 { checkpoints.append(UInt32(packed.count)) }
-            heads.append(head)
-            packed.append(contentsOf: columns[k].packed[first..<first + n])
-            count += n
-            encounterCount += 1
-        }
-    }
-
-    /// Moves the packed encounters to `StoredScan`s, for an encounter that does not fit.
-    private mutating func unpack() {
-        var starts: [UInt32] = [0], full: [StoredScan] = []
-        starts.reserveCapacity(encounterCount + 1)
-        full.reserveCapacity(count)
-        for e in 0..<encounterCount {
-            full += scans(ofEncounter: e)
-            starts.append(UInt32(full.count))
-        }
-        (self.starts, self.full) = (starts, full)
-        (heads, checkpoints, packed) = ([], [], [])
-        isPacked = false
-    }
-
-    /// Appends the next encounter's scans.
-    mutating func append(_ scans: ArraySlice<StoredScan>) {
-        if isPacked && encounterCount == 0 { gap = scans.first?.secondsSinceLastScan ?? 0 }
-        if isPacked && (scans.isEmpty || !Self.fits(scans, gap: gap)) { unpack() }
-        defer { count += scans.count; encounterCount += 1 }
-        guard isPacked else {
-            full.append(contentsOf: scans)
-            starts.append(UInt32(full.count))
-            return
-        }
-        if encounterCount % Self.checkpointStride == 0 { checkpoints.append(UInt32(packed.count)) }
-        var previous = scans.first!.secondOfDay
-        heads.append(previous | UInt32(scans.count - 1) << 17)
-        for (j, s) in scans.enumerated() {
-            let periods = j == 0 ? 0 : (s.secondOfDay - previous) / UInt32(gap) - 1
-            previous = s.secondOfDay
-            packed.append(UInt16(s.typicalAttenuation) | UInt16(s.typicalAttenuation - s.minimumAttenuation) << 8 | UInt16(periods) << 13)
-        }
-    }
-
-    /// The scans of encounter `e`, as stored.
-    public func scans(ofEncounter e: Int) -> [StoredScan] {
-        guard isPacked else { return Array(full[Int(starts[e])..<Int(starts[e + 1])]) }
-        var i = Int(checkpoints[e / Self.checkpointStride])
-        for before in (e - e % Self.checkpointStride)..<e { i += Int(heads[before] >> 17) + 1 }
-        let head = heads[e]
-        var second = head & 0x1_ffff
-        return (0...Int(head >> 17)).map { j in
-            let w = packed[i + j]
-            if j > 0 { second += (UInt32(w >> 13) + 1) * UInt32(gap) }
-            let typical = UInt8(truncatingIfNeeded: w)
-            return StoredScan(secondOfDay: second, typicalAttenuation: typical,
-                              minimumAttenuation: typical - UInt8(truncatingIfNeeded: w >> 8 & 0x1f), secondsSinceLastScan: gap)
-        }
-    }
-
-    /// Second of day of encounter `e`'s first scan.
-    public func firstSecond(ofEncounter e: Int) -> UInt32 {
-        isPacked ? heads[e] & 0x1_ffff : full[Int(starts[e])].secondOfDay
-    }
-
-    public var bytes: Int {
-        isPacked ? heads.count * 4 + checkpoints.count * 4 + packed.count * 2 : starts.count * 4 + full.count * MemoryLayout<StoredScan>.stride
-    }
-
-    public static func == (a: ScanColumn, b: ScanColumn) -> Bool {
-        a.count == b.count && a.encounterCount == b.encounterCount
-            && (0..<a.encounterCount).allSatisfy { a.scans(ofEncounter: $0) == b.scans(ofEncounter: $0) }
-    }
-}
-
 /// One day of every phone's encounters, grouped by receiving phone in compressed rows:
 /// what a real phone keeps (RPI, encrypted metadata, scan instances), without a Swift
 /// object per record. Encounters of phone p are `rowStart[p] ..< rowStart[p + 1]`.
 /// Each RPI is kept in 12 bytes (`StoredIdentifier`), as two columns so that none is padded.
+/// Matching reads every RPI but the metadata and scans only of the few that match: those
+/// may live on disk (`spilled()`), about half the day's bytes.
 /// A class: matching walks every day for every phone on several threads, and copying a struct
 /// of arrays retained each of them, contended across the threads.
 public final class EncounterDay: Sendable {
@@ -245,9 +97,13 @@ public final class EncounterDay: Sendable {
     public let rowStart: [UInt32]
     @usableFromInline let identifierWords: [UInt64]
     @usableFromInline let identifierTails: [UInt32]
-    public let metadata: [UInt32]
-    /// The scans of each encounter.
-    public let scans: ScanColumn
+    private let cold: Cold
+
+    /// Each encounter's metadata and scans, in memory or in a file.
+    private enum Cold: Sendable {
+        case memory(metadata: [UInt32], scans: ScanColumn)
+        case disk(file: SpillFile, metadata: Int64, scans: SpilledScanColumn)
+    }
 
     /// Groups a batch by receiver with a stable counting sort, so the order within a phone
     /// is the production order (deterministic whatever the thread count).
@@ -275,9 +131,29 @@ public final class EncounterDay: Sendable {
         }
         identifierWords = order.map { batches[Int($0 >> 32)].identifierWords[Int($0 & 0xffff_ffff)] }
         identifierTails = order.map { batches[Int($0 >> 32)].identifierTails[Int($0 & 0xffff_ffff)] }
-        metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
+        let metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
         self.rowStart = rowStart
-        scans = ScanColumn(merging: batches.map(\.scanColumn), order: order)
+        cold = .memory(metadata: metadata, scans: ScanColumn(merging: batches.map(\.scanColumn), order: order))
+    }
+
+    private init(_ day: EncounterDay, cold: Cold) {
+        (dayIndex, rowStart, identifierWords, identifierTails) = (day.dayIndex, day.rowStart, day.identifierWords, day.identifierTails)
+        self.cold = cold
+    }
+
+    /// The same day with its metadata and scans in an unlinked temporary file of its own (freed
+    /// with the day); the RPIs stay in memory.
+    /// - Throws: `SpillFile.SpillError` when the file cannot be made or written.
+    public func spilled() throws -> EncounterDay {
+        guard case .memory(let metadata, let scans) = cold else { return self }
+        let file = try SpillFile(holding: "the phones' encounters")
+        let offset = try file.append(metadata)
+        return EncounterDay(self, cold: .disk(file: file, metadata: offset, scans: try scans.spill(to: file)))
+    }
+
+    public var isSpilled: Bool {
+        if case .disk = cold { return true }
+        return false
     }
 
     public var encounterCount: Int { identifierWords.count }
@@ -291,25 +167,84 @@ public final class EncounterDay: Sendable {
 
     public func encounters(of phone: Int) -> Range<Int> { Int(rowStart[phone])..<Int(rowStart[phone + 1]) }
 
-    public func scans(of encounter: Int) -> [StoredScan] { scans.scans(ofEncounter: encounter) }
+    /// Encounter `e`'s encrypted metadata.
+    public func metadata(of e: Int) -> UInt32 {
+        switch cold {
+        case .memory(let metadata, _): metadata[e]
+        case .disk(let file, let offset, _): file.read(UInt32.self, index: e, of: offset)
+        }
+    }
 
-    /// Bytes held, for the memory report.
-    public var bytes: Int {
-        rowStart.count * 4 + identifierWords.count * 8 + identifierTails.count * 4 + metadata.count * 4 + scans.bytes
+    /// Every encounter's encrypted metadata, in order (tests).
+    public var metadata: [UInt32] {
+        switch cold {
+        case .memory(let metadata, _): metadata
+        case .disk(let file, let offset, _): file.read(UInt32.self, count: encounterCount, at: offset)
+        }
+    }
+
+    public func scans(of e: Int) -> [StoredScan] {
+        switch cold {
+        case .memory(_, let scans): scans.scans(ofEncounter: e)
+        case .disk(_, _, let scans): scans.scans(ofEncounter: e)
+        }
+    }
+
+    /// Second of day of encounter `e`'s first scan.
+    public func firstSecond(of e: Int) -> UInt32 {
+        switch cold {
+        case .memory(_, let scans): scans.firstSecond(ofEncounter: e)
+        case .disk(_, _, let scans): scans.firstSecond(ofEncounter: e)
+        }
+    }
+
+    /// The scan column while it is in memory (tests of its packing).
+    public var scanColumn: ScanColumn? {
+        if case .memory(_, let scans) = cold { return scans }
+        return nil
+    }
+
+    /// Scan instances of the day.
+    public var scanInstanceCount: Int {
+        switch cold {
+        case .memory(_, let scans): scans.count
+        case .disk(_, _, let scans): scans.count
+        }
+    }
+
+    /// Bytes of the day as a phone would store them, wherever they are (daily.csv's encounter bytes).
+    public var bytes: Int { memoryBytes + diskBytes }
+
+    /// Bytes held in memory, and in the day's file.
+    public var memoryBytes: Int {
+        let hot = rowStart.count * 4 + identifierWords.count * 8 + identifierTails.count * 4
+        guard case .memory(let metadata, let scans) = cold else { return hot }
+        return hot + metadata.count * 4 + scans.bytes
+    }
+
+    public var diskBytes: Int {
+        guard case .disk(_, _, let scans) = cold else { return 0 }
+        return encounterCount * 4 + scans.bytes
     }
 }
 
 /// Every phone's encounters of the retention window (GAEN keeps 14 days, then deletes).
 public struct EncounterStore: Sendable {
     public let retentionDays: Int
+    /// Whether each day's metadata and scans go to disk as it is added (`EncounterDay.spilled()`).
+    public let spillsToDisk: Bool
     public private(set) var days: [EncounterDay] = []
 
-    public init(retentionDays: Int = 14) { self.retentionDays = retentionDays }
+    public init(retentionDays: Int = 14, spillsToDisk: Bool = false) {
+        self.retentionDays = retentionDays
+        self.spillsToDisk = spillsToDisk
+    }
 
     /// Adds a day and deletes days that fell out of the window.
-    public mutating func add(_ day: EncounterDay) {
+    /// - Throws: `SpillFile.SpillError` when the day cannot be written to disk.
+    public mutating func add(_ day: EncounterDay) throws {
         expire(before: day.dayIndex)
-        days.append(day)
+        days.append(spillsToDisk ? try day.spilled() : day)
     }
 
     /// Deletes the days that fall out of the window once `dayIndex` is added: called before the
@@ -318,5 +253,8 @@ public struct EncounterStore: Sendable {
         days.removeAll { $0.dayIndex <= dayIndex - retentionDays }
     }
 
+    /// Bytes of the days held (`EncounterDay.bytes`), and of their parts in memory and on disk.
     public var bytes: Int { days.reduce(0) { $0 + $1.bytes } }
+    public var memoryBytes: Int { days.reduce(0) { $0 + $1.memoryBytes } }
+    public var diskBytes: Int { days.reduce(0) { $0 + $1.diskBytes } }
 }
