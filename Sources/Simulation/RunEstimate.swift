@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a run will need, from its size alone, before it starts: peak memory and wall time.
+/// What a run will need, from its size alone, before it starts: peak memory, temporary disk
+/// space (in `TMPDIR`) and wall time.
 ///
 /// The coefficients are the per-store figures `ensim bench population` measures (docs/benchmarks.md,
 /// "National scale") at the default contact rates; a scenario with many more contacts per person
@@ -10,24 +11,31 @@ public struct RunEstimate: Sendable, Equatable {
     public var people: Int
     public var appPhones: Int
     public var peakBytes: Int64
+    /// Temporary files at their largest: the encounters' metadata and scans, and the close contacts.
+    public var diskBytes: Int64
     public var seconds: Double
 
-    /// Measured at 100,000 and 1,000,000 people × 28 days with 40% app users (285 MB and 2.00 GB
-    /// peak since the compact batches and 16-byte downloads; 37.5 s on one thread at 100,000) and
-    /// 10,000,000 with 16.3% (5.75 GB before them; 10.6 min on two threads): the estimates are
-    /// 269 MB, 2.15 GB and 6.2 GB, 11 min, 2.2 min and 18 min.
+    /// Measured at 1,000,000 people × 28 days with 40% app users: 1.24 GB peak since a day's
+    /// encounter metadata and scans go to disk (`ensim bench population`, docs/benchmarks.md).
     public enum Coefficients {
         /// Encounters per app phone and day kept (RPI, metadata, scans) when 40% of people run the
         /// app; an app phone meets other app phones in proportion to adoption.
         public static let encounterBytesPerAppPhoneDay = 250.0
         public static let encounterAdoption = 0.4
-        /// Days of encounters held at the peak: GAEN's 14 less the day leaving (dropped first), the day
-        /// being built, its shards' batches (already compact: ~1.15 stored days) and the merge's
-        /// order (~0.5 day).
-        public static let encounterDaysAtPeak = 15.5
-        /// Per person: network, population, the close contacts kept in memory (7 days × ~15 B) and the
-        /// day's raw contacts while they are aggregated.
-        public static let bytesPerPerson = 250.0
+        /// Of which stay in memory once the day is stored: its RPIs (12 B each) and its row starts (4 B
+        /// per app phone); the metadata and scans (129 B) are on disk.
+        public static let encounterMemoryBytesPerAppPhoneDay = 121.0
+        public static let rowStartBytesPerAppPhoneDay = 4.0
+        /// Days of stored encounters at the peak: GAEN's 14 less the day leaving (dropped first).
+        public static let storedEncounterDaysAtPeak = 13.0
+        /// Whole days of encounters in memory at the peak, while the day is built: its shards'
+        /// batches (already compact: ~1.15 stored days), the day itself and the merge's order (~0.5 day).
+        public static let buildingEncounterDaysAtPeak = 2.65
+        /// Close contacts on disk per person-day (pairs with an app user, 16 B each).
+        public static let closeContactDiskBytesPerPersonDay = 15.0
+        /// Per person: network, population, the day's close contacts in memory and the day's raw
+        /// contacts while they are aggregated.
+        public static let bytesPerPerson = 160.0
         /// Per app phone: the day's keys (60 B) and the day's downloads (~24 files × 16 B), which are
         /// freed after detection, so only partly at the peak of the next day's contacts.
         public static let bytesPerAppPhone = 444.0
@@ -68,7 +76,9 @@ public struct RunEstimate: Sendable, Equatable {
         appPhones = Int((Double(p.size) * adoption).rounded())
         let days = Double(config.days)
         let encounterBytes = C.encounterBytesPerAppPhoneDay * adoption / C.encounterAdoption
-        var bytes = Double(appPhones) * encounterBytes * min(days + 2, C.encounterDaysAtPeak)
+        let rpiBytes = (C.encounterMemoryBytesPerAppPhoneDay - C.rowStartBytesPerAppPhoneDay) * adoption / C.encounterAdoption
+        var bytes = Double(appPhones) * (min(max(days - 1, 0), C.storedEncounterDaysAtPeak) * (rpiBytes + C.rowStartBytesPerAppPhoneDay)
+            + min(days, 1) * C.buildingEncounterDaysAtPeak * encounterBytes)
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         bytes += config.health.nationalUploadsPerDay * C.keyIndexBytesPerNationalUploadPerDay
@@ -83,11 +93,20 @@ public struct RunEstimate: Sendable, Equatable {
             bytes += Double(people) * C.bytesPerPerson + Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient + epidemicBytes
         }
         peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
+        let spilledEncounterBytes = encounterBytes - rpiBytes - C.rowStartBytesPerAppPhoneDay
+        diskBytes = Int64(Double(appPhones) * spilledEncounterBytes * min(days, 14) + Double(people) * C.closeContactDiskBytesPerPersonDay * days)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
         seconds = Double(people) * days * perPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
+    }
+
+    /// Free space in the folder temporary files go to (`TMPDIR`); nil where it cannot be read.
+    public static func availableDiskBytes() -> Int64? {
+        let folder = FileManager.default.temporaryDirectory.path
+        guard let free = (try? FileManager.default.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber else { return nil }
+        return free.int64Value
     }
 
     /// Memory the kernel says can be given to a new process (MemAvailable), or the cgroup's
@@ -124,7 +143,8 @@ public struct RunEstimate: Sendable, Equatable {
 
     /// One line for people.
     public var text: String {
-        "estimated peak memory \(Self.bytesText(peakBytes)) and about \(Self.durationText(seconds)) "
+        "estimated peak memory \(Self.bytesText(peakBytes)) and about \(Self.durationText(seconds)), "
+            + "with \(Self.bytesText(diskBytes)) of temporary files in \(FileManager.default.temporaryDirectory.path) "
             + "(\(people) people, \(appPhones) app phones)"
     }
 }

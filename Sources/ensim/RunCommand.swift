@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the estimated peak memory and time of the run, and exit without running it.")
     var estimate = false
 
-    @Flag(help: "Run even when the estimated peak memory exceeds the memory available.")
+    @Flag(help: "Run even when the estimated peak memory exceeds the memory available, or its temporary files the free space in TMPDIR.")
     var ignoreMemoryCheck = false
 
     func validate() throws {
@@ -77,11 +77,19 @@ struct RunCommand: ParsableCommand {
         if estimate {
             print("\(loaded.file): \(needs.text)")
             if let available = RunEstimate.availableBytes() { print("available memory: \(RunEstimate.bytesText(available))") }
+            if let free = RunEstimate.availableDiskBytes() { print("free space for temporary files: \(RunEstimate.bytesText(free))") }
             return
         }
         if !ignoreMemoryCheck, let available = RunEstimate.availableBytes(), needs.peakBytes > available {
             Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.peakBytes)) "
                           + "of memory (\(config.days) days) but \(RunEstimate.bytesText(available)) is available; use a smaller "
+                          + "population.size or fewer days, or --ignore-memory-check to try anyway")
+            throw ExitCode(2)
+        }
+        if !ignoreMemoryCheck, let free = RunEstimate.availableDiskBytes(), needs.diskBytes > free {
+            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.diskBytes)) "
+                          + "of temporary files (\(config.days) days) but \(RunEstimate.bytesText(free)) is free in "
+                          + "\(FileManager.default.temporaryDirectory.path); set TMPDIR to a folder with more space, use a smaller "
                           + "population.size or fewer days, or --ignore-memory-check to try anyway")
             throw ExitCode(2)
         }

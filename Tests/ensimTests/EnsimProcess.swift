@@ -25,10 +25,12 @@ enum EnsimProcess {
         fatalError("ensim binary not found; run `swift build` first")
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Output {
+    /// `environment` adds to (or replaces in) the test's own environment.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = directory ?? packageRoot
         // stdout through a pipe, stderr into a file: neither can fill up and block the child.
         let out = Pipe()
