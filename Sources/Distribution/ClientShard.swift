@@ -92,9 +92,10 @@ package struct ClientShardCore {
     /// bytes of day d's hour index with v packages visible, looked up once per `advance` (-1: not yet).
     private var hourIndexBody: [Int] = []
     private var hourIndexFirstDay: Int64 = 0
-    /// The current client's packages visible at its last event: its events come in time order,
-    /// so this moves forward instead of a binary search per session.
-    private var visibleCursor = 0
+    /// The advance's first second and the packages visible at the start of each of its minutes:
+    /// a session looks its count up instead of searching the catalog.
+    private var windowStart: SimTime = 0
+    private var visibleByMinute: [Int] = []
     /// The current client's slot in the bytes sample (-1: not sampled) and its CDN edge.
     private var sampleSlot = -1
     private var edge = 0
@@ -128,13 +129,12 @@ package struct ClientShardCore {
     /// every counter is a sum, so this gives exactly what a time-ordered event queue would —
     /// without one: state is read in order instead of at random, and nothing is queued.
     package mutating func advance(from now: SimTime, until end: SimTime) {
-        prepareLookups(from: now)
+        prepareLookups(from: now, until: end)
         let stride = context.sampleStride, edges = context.parameters.cdnEdges
         for local in clients.indices {
             var st = clients[local]
             guard st.nextEvent < end else { continue }
             let c = lower + local
-            visibleCursor = firstVisible
             sampleSlot = c % stride == 0 ? c / stride - firstSample : -1
             edge = edges > 0 ? edgeOfClient(c, edges: edges) : 0
             while st.nextEvent < end { handle(client: c, state: &st) }
@@ -143,9 +143,11 @@ package struct ClientShardCore {
     }
 
     /// The catalog's answers every session of this advance needs, looked up once.
-    private mutating func prepareLookups(from now: SimTime) {
+    private mutating func prepareLookups(from now: SimTime, until end: SimTime) {
         let catalog = context.catalog, flavor = context.flavor, skipEmpty = context.parameters.skipsEmptyPackages
-        firstVisible = catalog.visibleCount(at: now)
+        windowStart = now
+        visibleByMinute = stride(from: now, to: max(end, now + 1), by: 60).map { catalog.visibleCount(at: $0) }
+        firstVisible = visibleByMinute[0]
         rootIndexBody = (firstVisible...catalog.count).map { v in
             switch flavor {
             case .cwa: catalog.dateIndexBytes(visible: v, nonEmpty: skipEmpty)
@@ -166,11 +168,13 @@ package struct ClientShardCore {
         return hourIndexBody[i]
     }
 
-    /// Packages visible at `t`, for the current client's events in time order from `now`.
+    /// Packages visible at `t` (in the advance's window): its minute's count, plus any package
+    /// published earlier in that minute.
     @inline(__always)
-    private mutating func visibleCount(at t: SimTime) -> Int {
-        while visibleCursor < context.catalog.count && context.catalog.publishedAt[visibleCursor] <= t { visibleCursor += 1 }
-        return visibleCursor
+    private func visibleCount(at t: SimTime) -> Int {
+        var v = visibleByMinute[Int(t - windowStart) / 60]
+        while v < context.catalog.count && context.catalog.publishedAt[v] <= t { v += 1 }
+        return v
     }
 
     /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).

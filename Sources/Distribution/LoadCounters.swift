@@ -82,9 +82,11 @@ package struct LoadCounters {
         guard pendingBuffered else { return }
         let base = (pendingMinute - firstMinute) * Self.metricCount
         perMinute.withUnsafeMutableBufferPointer { row in
-            for k in pending.indices { row[base + k] &+= pending[k] }
+            for k in pending.indices {
+                row[base + k] &+= pending[k]
+                pending[k] = 0
+            }
         }
-        pending = InlineArray(repeating: 0)
         pendingBuffered = false
     }
 
