@@ -1,4 +1,5 @@
 import EventEngine
+import Glibc
 import GSL
 import HealthBackend
 
@@ -51,7 +52,7 @@ package final class ClientShard: @unchecked Sendable {
     }
     package var lower: Int { core.lower }
     package var clientCount: Int { core.clients.count }
-    package func advance(until end: SimTime) { core.advance(until: end) }
+    package func advance(from now: SimTime, until end: SimTime) { core.advance(from: now, until: end) }
     package func setOffline(client c: Int, during window: Range<SimTime>) { core.forcedOffline[c] = window }
 }
 
@@ -79,9 +80,25 @@ package struct ClientShardCore {
     /// app force-closed, uninstalled: the simulation's availability of the day), by phone.
     package var unavailableContactPhones: [Bool] = []
     /// Packages of the session being planned.
-    private var plan: [Int] = []
+    private var plan = ScratchList<Int>()
     /// Days whose hour index the session being planned reads.
-    private var hourDays: [Int64] = []
+    private var hourDays = ScratchList<Int64>()
+    /// Packages visible at the start of the current `advance` (no event of it is earlier).
+    private var firstVisible = 0
+    /// rootIndexBody[v - firstVisible]: body bytes of the root index with v packages visible,
+    /// computed once per `advance` (the catalog does not change during one).
+    private var rootIndexBody: [Int] = []
+    /// hourIndexBody[(d - hourIndexFirstDay) · rootIndexBody.count + v - firstVisible]: body
+    /// bytes of day d's hour index with v packages visible, looked up once per `advance` (-1: not yet).
+    private var hourIndexBody: [Int] = []
+    private var hourIndexFirstDay: Int64 = 0
+    /// The advance's first second and the packages visible at the start of each of its minutes:
+    /// a session looks its count up instead of searching the catalog.
+    private var windowStart: SimTime = 0
+    private var visibleByMinute: [Int] = []
+    /// The current client's slot in the bytes sample (-1: not sampled) and its CDN edge.
+    private var sampleSlot = -1
+    private var edge = 0
 
     package init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
         lower = range.lowerBound
@@ -108,15 +125,56 @@ package struct ClientShardCore {
         rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(check))
     }
 
-    /// Handles every client event before `end`, client by client. Clients never interact and
+    /// Handles every client event in [now, end), client by client. Clients never interact and
     /// every counter is a sum, so this gives exactly what a time-ordered event queue would —
     /// without one: state is read in order instead of at random, and nothing is queued.
-    package mutating func advance(until end: SimTime) {
+    package mutating func advance(from now: SimTime, until end: SimTime) {
+        prepareLookups(from: now, until: end)
+        let stride = context.sampleStride, edges = context.parameters.cdnEdges
         for local in clients.indices {
             var st = clients[local]
-            while st.nextEvent < end { handle(client: lower + local, state: &st) }
+            guard st.nextEvent < end else { continue }
+            let c = lower + local
+            sampleSlot = c % stride == 0 ? c / stride - firstSample : -1
+            edge = edges > 0 ? edgeOfClient(c, edges: edges) : 0
+            while st.nextEvent < end { handle(client: c, state: &st) }
             clients[local] = st
         }
+    }
+
+    /// The catalog's answers every session of this advance needs, looked up once.
+    private mutating func prepareLookups(from now: SimTime, until end: SimTime) {
+        let catalog = context.catalog, flavor = context.flavor, skipEmpty = context.parameters.skipsEmptyPackages
+        windowStart = now
+        visibleByMinute = stride(from: now, to: max(end, now + 1), by: 60).map { catalog.visibleCount(at: $0) }
+        firstVisible = visibleByMinute[0]
+        rootIndexBody = (firstVisible...catalog.count).map { v in
+            switch flavor {
+            case .cwa: catalog.dateIndexBytes(visible: v, nonEmpty: skipEmpty)
+            case .immuni, .p6: catalog.immuniIndexBytes(visible: v)
+            }
+        }
+        // Hour indexes (CWA) of the days packages cover.
+        hourIndexFirstDay = catalog.day.first ?? 0
+        let days = flavor == .cwa ? Int((catalog.day.max() ?? hourIndexFirstDay - 1) - hourIndexFirstDay + 1) : 0
+        hourIndexBody = [Int](repeating: -1, count: days * rootIndexBody.count)
+    }
+
+    private mutating func hourIndexBytes(day d: Int64, visible v: Int) -> Int {
+        let i = Int(d - hourIndexFirstDay) * rootIndexBody.count + v - firstVisible
+        if hourIndexBody[i] < 0 {
+            hourIndexBody[i] = context.catalog.hourIndexBytes(day: d, visible: v, nonEmpty: context.parameters.skipsEmptyPackages)
+        }
+        return hourIndexBody[i]
+    }
+
+    /// Packages visible at `t` (in the advance's window): its minute's count, plus any package
+    /// published earlier in that minute.
+    @inline(__always)
+    private func visibleCount(at t: SimTime) -> Int {
+        var v = visibleByMinute[Int(t - windowStart) / 60]
+        while v < context.catalog.count && context.catalog.publishedAt[v] <= t { v += 1 }
+        return v
     }
 
     /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).
@@ -137,26 +195,28 @@ package struct ClientShardCore {
         let elapsed = t - context.start
         let day = Int(elapsed / 86_400)
         let minute = Int(elapsed / 60)
+        counters.beginEvent(minute: minute)
+        defer { counters.endEvent() }
 
         if Int(st.offlineDrawDay) != day + 1 {
             st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
             let share = st.isIOS ? p.offlineShareIOS : p.offlineShareAndroid
-            if share > 0 && rng.bernoulli(p: share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
+            if share > 0 && rng.chance(share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
         }
         var offline = st.flags & ClientState.offlineFlag != 0
         if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
         if c < unavailableContactPhones.count && unavailableContactPhones[c] { offline = true }
         if offline {
-            counters.add(.offlineChecks, 1, minute: minute)
+            counters.count(.offlineChecks)
             st.attempt = 0
             st.nextEvent = nextRegularCheck(after: t)
             return
         }
         if st.attempt == 0 {
             let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
-            if share > 0 && rng.bernoulli(p: share) {
-                counters.add(.deferredChecks, 1, minute: minute)
-                st.nextEvent = t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded()))
+            if share > 0 && rng.chance(share) {
+                counters.count(.deferredChecks)
+                st.nextEvent = t + max(1, Int64(rng.exponentialDraw(mean: p.deferralMeanSeconds).rounded()))
                 return
             }
         }
@@ -176,37 +236,36 @@ package struct ClientShardCore {
     /// exposure detection (and the watermark moves) only when every request succeeded.
     private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
         let p = context.parameters
-        // Read in place: a local copy of the catalog would retain its arrays, which every shard
-        // shares, once per session on each thread.
-        let visible = context.catalog.visibleCount(at: t)
+        let visible = visibleCount(at: t)
         let w = Int(st.watermark)
         let anyNew = visible - 1 > w
         let isRetry = st.attempt > 0
         var requests = 0, bytes = p.sessionOverheadBytes
         var failed = false
+        let elapsed = t - context.start
+        // During an outage every request fails (and draws nothing).
+        let outage = p.outageDurationSeconds > 0 && elapsed >= p.outageStartSeconds
+            && elapsed < p.outageStartSeconds + p.outageDurationSeconds
 
         func request(_ metric: LoadCounters.Metric, _ object: CachedObjectKind, _ number: Int, body: Int,
                      status: LoadCounters.Metric? = nil) -> Bool {
             requests += 1
-            counters.add(metric, 1, minute: minute)
-            if isRetry { counters.add(.retryRequests, 1, minute: minute) }
-            let elapsed = t - context.start
-            let outage = p.outageDurationSeconds > 0 && elapsed >= p.outageStartSeconds
-                && elapsed < p.outageStartSeconds + p.outageDurationSeconds
-            if outage || (p.cdnErrorRate > 0 && rng.bernoulli(p: p.cdnErrorRate)) {
-                counters.add(.errors, 1, minute: minute)
+            counters.count(metric)
+            if isRetry { counters.count(.retryRequests) }
+            if outage || (p.cdnErrorRate > 0 && rng.chance(p.cdnErrorRate)) {
+                counters.count(.errors)
                 bytes += p.httpOverheadBytes
                 return false
             }
-            if let status { counters.add(status, 1, minute: minute) }
+            if let status { counters.count(status) }
             bytes += p.httpOverheadBytes + body
             if edgeLog != nil && number >= 0 {
-                edgeLog!.record(object, number: number, edge: edgeOfClient(c, edges: p.cdnEdges), second: Int(elapsed))
+                edgeLog!.record(object, number: number, edge: edge, second: Int(elapsed))
             }
             return true
         }
 
-        plan.removeAll(keepingCapacity: true)
+        plan.removeAll()
         // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
         // (Not in the edge model: number −1.)
         if p.configBytes > 0 { failed = !request(.configRequests, .rootIndex, -1, body: p.configBytes) }
@@ -215,13 +274,13 @@ package struct ClientShardCore {
         case .immuni, .p6:
             if anyNew { for s in (w + 1)..<visible where !(skipEmpty && context.catalog.isEmpty[s]) { plan.append(s) } }
             if !failed {
-                failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? context.catalog.immuniIndexBytes(visible: visible) : 0,
+                failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? rootIndexBody[visible - firstVisible] : 0,
                                   status: anyNew ? nil : .notModified)
             }
         case .cwa:
             // Missing whole days come as daily packages, the rest as hourly ones; packages without
             // keys are not in the index files when `skipEmpty`.
-            hourDays.removeAll(keepingCapacity: true)
+            hourDays.removeAll()
             if anyNew {
                 for s in (w + 1)..<visible {
                     if context.catalog.isDaily[s] {
@@ -239,7 +298,7 @@ package struct ClientShardCore {
             }
             if !failed {
                 failed = !request(.indexRequests, .rootIndex, 0,
-                                  body: anyNew ? context.catalog.dateIndexBytes(visible: visible, nonEmpty: skipEmpty) : 0,
+                                  body: anyNew ? rootIndexBody[visible - firstVisible] : 0,
                                   status: anyNew ? nil : .notModified)
             }
             let today = SimClock.dayNumber(t)
@@ -252,35 +311,37 @@ package struct ClientShardCore {
                     failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound)
                 }
             }
-            for d in hourDays where !failed {
-                failed = !request(.indexRequests, .hourIndex, Int(d - startDay),
-                                  body: context.catalog.hourIndexBytes(day: d, visible: visible, nonEmpty: skipEmpty))
+            for i in 0..<hourDays.count where !failed {
+                let d = hourDays[i]
+                failed = !request(.indexRequests, .hourIndex, Int(d - startDay), body: hourIndexBytes(day: d, visible: visible))
             }
         }
         if !failed {
-            for s in plan {
+            for i in 0..<plan.count {
+                let s = plan[i]
                 if !request(.packageRequests, .package, s, body: context.catalog.bytes[s]) { failed = true; break }
-                counters.add(.packageBytes, context.catalog.bytes[s], minute: minute)
+                counters.count(.packageBytes, context.catalog.bytes[s])
             }
         }
 
-        counters.add(.sessions, 1, minute: minute)
-        counters.add(.bytes, bytes, minute: minute)
-        counters.addRequests(requests, second: Int(t - context.start))
+        counters.count(.sessions)
+        counters.count(.bytes, bytes)
+        counters.addRequests(requests, second: Int(elapsed))
         if Int(st.lastMinute) != minute + 1 {
             st.lastMinute = UInt32(truncatingIfNeeded: minute + 1)
-            counters.add(.clients, 1, minute: minute)
+            counters.count(.clients)
         }
-        if c % context.sampleStride == 0 {
+        if sampleSlot >= 0 {
             while bytesSample.count <= day { bytesSample.append([Int](repeating: 0, count: sampleCount)) }
-            bytesSample[day][c / context.sampleStride - firstSample] += bytes
+            bytesSample[day][sampleSlot] += bytes
         }
         if failed { return false }
 
         st.watermark = Int32(visible - 1)
         if recordsChecks && c < context.contactPhones { checks.append(CheckSession(phone: Int32(c), at: t)) }
-        counters.add(.downloads, plan.count, minute: minute)
-        for s in plan {
+        counters.count(.downloads, plan.count)
+        for i in 0..<plan.count {
+            let s = plan[i]
             counters.addLatency(t - context.catalog.publishedAt[s])
             if c < context.contactPhones {
                 downloads.append(PackageDownload(phone: Int32(c), package: s, at: t))
@@ -288,4 +349,15 @@ package struct ClientShardCore {
         }
         return true
     }
+}
+
+extension RandomStream {
+    /// `bernoulli(p:)` as GSL draws it (u < p), on the inlined taus2 step: the same draw without
+    /// two calls through GSL's function pointers, on most client events.
+    @inline(__always)
+    package func chance(_ p: Double) -> Bool { uniform() < p }
+
+    /// `exponential(mean:)` as GSL 2.7 computes it (−mean · log1p(−u)), on the inlined step.
+    @inline(__always)
+    package func exponentialDraw(mean: Double) -> Double { -mean * log1p(-uniform()) }
 }

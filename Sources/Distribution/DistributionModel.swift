@@ -118,8 +118,9 @@ public final class DistributionModel {
             // array near its end, and pages reserved but not written take no memory.
             s.core.downloads.reserveCapacity(s.core.lastDownloadCount + s.core.lastDownloadCount / 4)
         }
+        let from = now
         forEachShard(count: all.count, threads: all.count) { range in
-            for i in range { all[i].advance(until: end) }
+            for i in range { all[i].advance(from: from, until: end) }
         }
         origin?.fold(all.compactMap(\.core.edgeLog), window: window, catalog: catalog, flavor: flavor, start: start)
         now = end

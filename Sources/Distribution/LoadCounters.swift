@@ -55,6 +55,41 @@ package struct LoadCounters {
         perMinute[i] &+= value
     }
 
+    /// The counts of the client event being handled: they all fall in one minute, so they are
+    /// summed here and added to the minute's row at once (one uniqueness and bounds check per
+    /// event instead of one per count). Before the row exists each count is added directly,
+    /// so `perMinute` grows exactly as with `add` alone.
+    private var pending = InlineArray<14, Int>(repeating: 0)
+    private var pendingMinute = 0
+    private var pendingBuffered = false
+
+    /// Starts an event in `minute`: `count` then adds to it until `endEvent`.
+    @inline(__always)
+    package mutating func beginEvent(minute: Int) {
+        assert(Self.metricCount == pending.count, "one pending count per metric")
+        pendingMinute = minute
+        pendingBuffered = minute >= firstMinute && (minute - firstMinute + 1) * Self.metricCount <= perMinute.count
+    }
+
+    @inline(__always)
+    package mutating func count(_ metric: Metric, _ value: Int = 1) {
+        if pendingBuffered { pending[metric.rawValue] &+= value } else { add(metric, value, minute: pendingMinute) }
+    }
+
+    /// Adds the event's counts to its minute.
+    @inline(__always)
+    package mutating func endEvent() {
+        guard pendingBuffered else { return }
+        let base = (pendingMinute - firstMinute) * Self.metricCount
+        perMinute.withUnsafeMutableBufferPointer { row in
+            for k in pending.indices {
+                row[base + k] &+= pending[k]
+                pending[k] = 0
+            }
+        }
+        pendingBuffered = false
+    }
+
     @inline(__always)
     package mutating func addRequests(_ n: Int, second: Int) {
         let i = second - firstMinute * 60

@@ -1,0 +1,80 @@
+@testable import Distribution
+import EventEngine
+import GSL
+@testable import HealthBackend
+import Testing
+
+/// The CDN phase's shortcuts give exactly what the plain forms give.
+@Suite struct CDNFastPathTests {
+    let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
+
+    /// The inlined Bernoulli and exponential draws are GSL's, draw for draw.
+    @Test func inlinedDrawsAreGSLs() {
+        let family = StreamFamily(seed: 7, stream: "test.inline")
+        let a = RandomStream(seed: 7, stream: "test.inline", generator: .taus2)
+        let b = RandomStream(seed: 7, stream: "test.inline", generator: .taus2)
+        for i in UInt64(0)..<2_000 {
+            a.reseed(family, index: i)
+            b.reseed(family, index: i)
+            let p = [0.001, 0.05, 0.2, 0.5, 0.999][Int(i % 5)]
+            #expect(a.chance(p) == b.bernoulli(p: p))
+            #expect(a.exponentialDraw(mean: 1_800) == b.exponential(mean: 1_800))
+            #expect(a.next32() == b.next32())
+        }
+    }
+
+    /// Counts buffered per event grow and fill the per-minute table exactly as one `add` per
+    /// count does, also when an event lands far beyond the table or after minutes are dropped.
+    @Test func eventCountsMatchSingleAdds() {
+        let rng = RandomStream(seed: 3, stream: "test.counts", generator: .taus2)
+        var buffered = LoadCounters(), single = LoadCounters()
+        var minute = 0
+        for event in 0..<1_000 {
+            minute += [0, 0, 1, 7, 700, 3_000][rng.uniformInt(6)]
+            if event % 50 == 49 {
+                buffered.drop(before: minute - 30)
+                single.drop(before: minute - 30)
+            }
+            buffered.beginEvent(minute: minute)
+            for _ in 0..<rng.uniformInt(6) {
+                let metric = LoadCounters.Metric.allCases[rng.uniformInt(LoadCounters.metricCount)], value = rng.uniformInt(5_000)
+                buffered.count(metric, value)
+                single.add(metric, value, minute: minute)
+            }
+            buffered.endEvent()
+            #expect(buffered.perMinute.count == single.perMinute.count)
+        }
+        #expect(buffered.perMinute == single.perMinute && buffered.endMinute == single.endMinute)
+    }
+
+    /// Clients see the same packages and make the same requests whether the model advances an
+    /// hour or four days at a time (each advance looks the catalog up afresh).
+    @Test func advanceStepsDoNotChangeResults() throws {
+        for flavor in [DistributionFlavor.cwa, .immuni] {
+            for skip in [false, true] {
+                let packages = try SyntheticPackages.make(flavor: flavor, start: start, days: 4, casesPerDay: 6, keysPerCase: 1, seed: 9)
+                var p = DistributionParameters()
+                p.clients = 300
+                p.skipsEmptyPackages = skip
+                p.cdnErrorRate = 0.05
+                func run(step: Int64) -> (downloads: [PackageDownload], bytes: [[Int]], latency: [Int]) {
+                    let m = DistributionModel(parameters: p, flavor: flavor, seed: 4, start: start,
+                                              contactPhoneIsIOS: (0..<200).map { $0 % 2 == 0 }, threads: 2)
+                    m.foldsLoad = false
+                    m.publish(packages)
+                    var all: [PackageDownload] = []
+                    var t = start
+                    while t < start + 4 * 86_400 {
+                        t += step
+                        all += m.advance(until: t)
+                    }
+                    return (all, m.bytesPerClientDay(), m.latencyMinutes)
+                }
+                let hourly = run(step: 3_600), whole = run(step: 4 * 86_400)
+                #expect(!hourly.downloads.isEmpty)
+                #expect(hourly.downloads == whole.downloads && hourly.bytes == whole.bytes && hourly.latency == whole.latency,
+                        "\(flavor), skip empty \(skip)")
+            }
+        }
+    }
+}
