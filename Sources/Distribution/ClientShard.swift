@@ -1,5 +1,4 @@
 import EventEngine
-import Glibc
 import GSL
 import HealthBackend
 
@@ -201,7 +200,7 @@ package struct ClientShardCore {
         if Int(st.offlineDrawDay) != day + 1 {
             st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
             let share = st.isIOS ? p.offlineShareIOS : p.offlineShareAndroid
-            if share > 0 && rng.chance(share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
+            if share > 0 && rng.bernoulli(p: share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
         }
         var offline = st.flags & ClientState.offlineFlag != 0
         if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
@@ -214,9 +213,9 @@ package struct ClientShardCore {
         }
         if st.attempt == 0 {
             let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
-            if share > 0 && rng.chance(share) {
+            if share > 0 && rng.bernoulli(p: share) {
                 counters.count(.deferredChecks)
-                st.nextEvent = t + max(1, Int64(rng.exponentialDraw(mean: p.deferralMeanSeconds).rounded()))
+                st.nextEvent = t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded()))
                 return
             }
         }
@@ -252,7 +251,7 @@ package struct ClientShardCore {
             requests += 1
             counters.count(metric)
             if isRetry { counters.count(.retryRequests) }
-            if outage || (p.cdnErrorRate > 0 && rng.chance(p.cdnErrorRate)) {
+            if outage || (p.cdnErrorRate > 0 && rng.bernoulli(p: p.cdnErrorRate)) {
                 counters.count(.errors)
                 bytes += p.httpOverheadBytes
                 return false
@@ -349,15 +348,4 @@ package struct ClientShardCore {
         }
         return true
     }
-}
-
-extension RandomStream {
-    /// `bernoulli(p:)` as GSL draws it (u < p), on the inlined taus2 step: the same draw without
-    /// two calls through GSL's function pointers, on most client events.
-    @inline(__always)
-    package func chance(_ p: Double) -> Bool { uniform() < p }
-
-    /// `exponential(mean:)` as GSL 2.7 computes it (−mean · log1p(−u)), on the inlined step.
-    @inline(__always)
-    package func exponentialDraw(mean: Double) -> Double { -mean * log1p(-uniform()) }
 }

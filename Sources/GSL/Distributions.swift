@@ -33,7 +33,12 @@ extension RandomStream {
         }
     }
 
-    @inlinable public func exponential(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
+    /// Exponential with this mean, as `gsl_ran_exponential` (GSL 2.7: −mean · log1p(−u)).
+    @inlinable @inline(__always)
+    public func exponential(mean: Double) -> Double {
+        guard taus != nil else { return gsl_ran_exponential(rng, mean) }
+        return -mean * log1p(-uniform())
+    }
 
     @inlinable public func normal(mean: Double = 0, sd: Double) -> Double {
         mean + gsl_ran_gaussian_ziggurat(rng, sd)
@@ -62,7 +67,12 @@ extension RandomStream {
 
     @inlinable public func binomial(p: Double, n: Int) -> Int { Int(gsl_ran_binomial(rng, p, UInt32(n))) }
 
-    @inlinable public func bernoulli(p: Double) -> Bool { gsl_ran_bernoulli(rng, p) == 1 }
+    /// True with probability p, as `gsl_ran_bernoulli` (u < p).
+    @inlinable @inline(__always)
+    public func bernoulli(p: Double) -> Bool {
+        guard taus != nil else { return gsl_ran_bernoulli(rng, p) == 1 }
+        return uniform() < p
+    }
 
     /// Negative binomial: failures before `n` successes with success probability `p` (n may be fractional).
     @inlinable public func negativeBinomial(p: Double, n: Double) -> Int { Int(gsl_ran_negative_binomial(rng, p, n)) }

@@ -36,6 +36,14 @@ import Testing
         #expect(ours == (0..<100_000).map { _ in gsl_ran_lognormal(b.rng, 0.4, 0.6) })
     }
 
+    @Test func bernoullisAndExponentialsAreGSLs() {
+        let (a, b) = pair("bernoulli")
+        for p in [0.001, 0.05, 0.2, 0.5, 0.999] {
+            #expect((0..<20_000).map { _ in a.bernoulli(p: p) } == (0..<20_000).map { _ in gsl_ran_bernoulli(b.rng, p) == 1 }, "p = \(p)")
+        }
+        #expect((0..<100_000).map { _ in a.exponential(mean: 1_800) } == (0..<100_000).map { _ in gsl_ran_exponential(b.rng, 1_800) })
+    }
+
     @Test func reseedingGivesGSLsSequenceToo() {
         let (a, b) = pair("reseed")
         let family = StreamFamily(seed: 5, stream: "x")

@@ -8,21 +8,6 @@ import Testing
 @Suite struct CDNFastPathTests {
     let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
 
-    /// The inlined Bernoulli and exponential draws are GSL's, draw for draw.
-    @Test func inlinedDrawsAreGSLs() {
-        let family = StreamFamily(seed: 7, stream: "test.inline")
-        let a = RandomStream(seed: 7, stream: "test.inline", generator: .taus2)
-        let b = RandomStream(seed: 7, stream: "test.inline", generator: .taus2)
-        for i in UInt64(0)..<2_000 {
-            a.reseed(family, index: i)
-            b.reseed(family, index: i)
-            let p = [0.001, 0.05, 0.2, 0.5, 0.999][Int(i % 5)]
-            #expect(a.chance(p) == b.bernoulli(p: p))
-            #expect(a.exponentialDraw(mean: 1_800) == b.exponential(mean: 1_800))
-            #expect(a.next32() == b.next32())
-        }
-    }
-
     /// Counts buffered per event grow and fill the per-minute table exactly as one `add` per
     /// count does, also when an event lands far beyond the table or after minutes are dropped.
     @Test func eventCountsMatchSingleAdds() {
