@@ -1,4 +1,5 @@
 import Foundation
+import SimulationCore
 
 /// What a run will need, from its size alone, before it starts: peak memory, temporary disk
 /// space (in `TMPDIR`) and wall time.
@@ -102,10 +103,12 @@ public struct RunEstimate: Sendable, Equatable {
         if config.runsCounterfactual { seconds *= 2 }
     }
 
-    /// Free space in the folder temporary files go to (`TMPDIR`); nil where it cannot be read.
+    /// The folder the run's temporary files go to (`TMPDIR`): where `SpillFile` makes them.
+    public static var temporaryFolder: String { SpillFile.folder }
+
+    /// Free space in `temporaryFolder`; nil where it cannot be read.
     public static func availableDiskBytes() -> Int64? {
-        let folder = FileManager.default.temporaryDirectory.path
-        guard let free = (try? FileManager.default.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber else { return nil }
+        guard let free = (try? FileManager.default.attributesOfFileSystem(forPath: temporaryFolder))?[.systemFreeSize] as? NSNumber else { return nil }
         return free.int64Value
     }
 
@@ -144,7 +147,7 @@ public struct RunEstimate: Sendable, Equatable {
     /// One line for people.
     public var text: String {
         "estimated peak memory \(Self.bytesText(peakBytes)) and about \(Self.durationText(seconds)), "
-            + "with \(Self.bytesText(diskBytes)) of temporary files in \(FileManager.default.temporaryDirectory.path) "
+            + "with \(Self.bytesText(diskBytes)) of temporary files in \(Self.temporaryFolder) "
             + "(\(people) people, \(appPhones) app phones)"
     }
 }

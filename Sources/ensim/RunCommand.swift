@@ -89,7 +89,7 @@ struct RunCommand: ParsableCommand {
         if !ignoreMemoryCheck, let free = RunEstimate.availableDiskBytes(), needs.diskBytes > free {
             Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.diskBytes)) "
                           + "of temporary files (\(config.days) days) but \(RunEstimate.bytesText(free)) is free in "
-                          + "\(FileManager.default.temporaryDirectory.path); set TMPDIR to a folder with more space, use a smaller "
+                          + "\(RunEstimate.temporaryFolder); set TMPDIR to a folder with more space, use a smaller "
                           + "population.size or fewer days, or --ignore-memory-check to try anyway")
             throw ExitCode(2)
         }
