@@ -97,11 +97,15 @@ public final class ExposureDetection {
         var rowStart = [Int](repeating: 0, count: owners.count + 1)
         // Which packages were fetched: flags by sequence (a few hundred), not a set of a million downloads.
         var fetchedFlags: [Bool] = []
-        for d in sorted {
-            rowStart[Int(d.phone) + 1] += 1
-            maxDownloaded[Int(d.phone)] = max(maxDownloaded[Int(d.phone)], Int32(d.package))
-            if d.package >= fetchedFlags.count { fetchedFlags += repeatElement(false, count: d.package + 1 - fetchedFlags.count) }
-            fetchedFlags[d.package] = true
+        // One access to the stored array for the whole loop: checking exclusivity per download was
+        // a quarter of the day's detection.
+        maxDownloaded.withUnsafeMutableBufferPointer { maxDownloaded in
+            for d in sorted {
+                rowStart[Int(d.phone) + 1] += 1
+                maxDownloaded[Int(d.phone)] = max(maxDownloaded[Int(d.phone)], Int32(d.package))
+                if d.package >= fetchedFlags.count { fetchedFlags += repeatElement(false, count: d.package + 1 - fetchedFlags.count) }
+                fetchedFlags[d.package] = true
+            }
         }
         for p in 0..<owners.count { rowStart[p + 1] += rowStart[p] }
         let rows = rowStart

@@ -70,6 +70,34 @@ import Testing
         #expect((0..<40).allSatisfy { a.scans(of: $0) == added[a.identifiers[$0]] && a.firstSecond(of: $0) == added[a.identifiers[$0]]![0].secondOfDay })
     }
 
+    /// The parallel merge (phones in blocks of 4096, records scattered per batch, then sorted per
+    /// block) makes the day a single batch makes, byte for byte, for any number of threads; the
+    /// receivers run past several blocks and some phones and a whole block hear nothing.
+    @Test(arguments: [1, 2, 3, 8])
+    func parallelMergeIsTheSameDayForAnyThreadCount(threads: Int) {
+        let phones = 3 * DayMerge.phonesPerBlock + 17
+        var parts = Array(repeating: EncounterBatch(), count: 5)
+        var whole = EncounterBatch()
+        var x: UInt64 = 12345
+        for i in 0..<20_000 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            let receiver = Int32((x >> 33) % UInt64(phones)) / 3 * 3  // every third phone
+            guard receiver / Int32(DayMerge.phonesPerBlock) != 1 else { continue }  // block 1 hears nothing
+            let count = Int((x >> 60) & 3) + 1, periods = Int((x >> 40) & 1) + 1
+            let scans = (0..<count).map { scan(UInt32(i % 200 * 300 + $0 * 300 * periods)) }
+            parts[Int((x >> 20) % 5)].add(receiver: receiver, identifier: rpi(UInt64(i)), metadata: UInt32(i), scans: scans)
+        }
+        for p in parts { whole.append(p) }
+        let merged = EncounterDay(dayIndex: 2, phones: phones, batches: parts, threads: threads)
+        let one = EncounterDay(dayIndex: 2, phones: phones, batch: whole)
+        #expect(merged.rowStart == one.rowStart && merged.identifiers == one.identifiers && merged.metadata == one.metadata)
+        #expect(merged.scanColumn!.isPacked && merged.scanColumn == one.scanColumn && merged.scanColumn!.bytes == one.scanColumn!.bytes)
+        #expect(merged.encounterCount > 10_000 && merged.encounters(of: DayMerge.phonesPerBlock + 3).isEmpty)
+        // The reference: stable grouping by receiver of the concatenation, as the serial merge did.
+        let expected = (0..<whole.count).sorted { (whole.receivers[$0], $0) < (whole.receivers[$1], $1) }
+        #expect(merged.identifiers == expected.map(whole.identifier))
+    }
+
     /// A batch keeps its encounters as the day will (12-byte RPIs, 2-byte scans while they fit) and
     /// gives them back exactly; an encounter that does not fit unpacks the batch's earlier ones.
     @Test func batchesKeepTheCompactFormAndRoundTrip() {

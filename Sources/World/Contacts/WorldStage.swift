@@ -96,7 +96,7 @@ package final class WorldStage: Stage {
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
         }
         try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf))
-        let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches)
+        let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches, threads: threads)
         try encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
         for h in 0..<24 { hourlyScans[day.index * 24 + h] = recording.scanInstancesByHour[h] }

@@ -112,28 +112,16 @@ public final class EncounterDay: Sendable {
     }
 
     /// As if the batches (the shards' output, in shard order) were one, without copying them into
-    /// one first: at national scale a day's encounters are the largest transient.
-    public init(dayIndex: Int, phones: Int, batches: [EncounterBatch]) {
+    /// one first: at national scale a day's encounters are the largest transient. Merged on
+    /// `threads` (`DayMerge`), the same day for any number.
+    public init(dayIndex: Int, phones: Int, batches: [EncounterBatch], threads: Int = 1) {
         self.dayIndex = dayIndex
-        var rowStart = [UInt32](repeating: 0, count: phones + 1)
-        for b in batches { for r in b.receivers { rowStart[Int(r) + 1] += 1 } }
-        for p in 0..<phones { rowStart[p + 1] += rowStart[p] }
-        // A record is (batch << 32 | index in batch).
-        let total = batches.reduce(0) { $0 + $1.count }
-        var next = Array(rowStart.dropLast())
-        var order = [UInt64](repeating: 0, count: total)
-        for (k, b) in batches.enumerated() {
-            for e in 0..<b.count {
-                let r = Int(b.receivers[e])
-                order[Int(next[r])] = UInt64(k) << 32 | UInt64(e)
-                next[r] += 1
-            }
-        }
-        identifierWords = order.map { batches[Int($0 >> 32)].identifierWords[Int($0 & 0xffff_ffff)] }
-        identifierTails = order.map { batches[Int($0 >> 32)].identifierTails[Int($0 & 0xffff_ffff)] }
-        let metadata = order.map { batches[Int($0 >> 32)].metadata[Int($0 & 0xffff_ffff)] }
+        let (order, rowStart) = DayMerge.group(batches, phones: phones, threads: threads)
+        identifierWords = DayMerge.gather(batches.map(\.identifierWords), order: order, threads: threads)
+        identifierTails = DayMerge.gather(batches.map(\.identifierTails), order: order, threads: threads)
+        let metadata = DayMerge.gather(batches.map(\.metadata), order: order, threads: threads)
         self.rowStart = rowStart
-        cold = .memory(metadata: metadata, scans: ScanColumn(merging: batches.map(\.scanColumn), order: order))
+        cold = .memory(metadata: metadata, scans: ScanColumn(merging: batches.map(\.scanColumn), order: order, threads: threads))
     }
 
     private init(_ day: EncounterDay, cold: Cold) {

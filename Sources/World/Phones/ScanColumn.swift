@@ -49,8 +49,9 @@ public struct ScanColumn: Sendable, Equatable {
     }
 
     /// The day's column: the encounters of `columns` (the shards' batches) in `order` (batch << 32 |
-    /// encounter). Packed, as if appended one by one, when every column is packed with one gap.
-    init(merging columns: [ScanColumn], order: [UInt64]) {
+    /// encounter). Packed, as if appended one by one, when every column is packed with one gap;
+    /// then merged in parallel (`DayMerge`), the same for any thread count.
+    init(merging columns: [ScanColumn], order: [UInt64], threads: Int = 1) {
         let filled = columns.filter { $0.encounterCount > 0 }
         gap = filled.first?.gap ?? 0
         let gap = self.gap
@@ -63,27 +64,53 @@ public struct ScanColumn: Sendable, Equatable {
             for record in order { append(columns[Int(record >> 32)].scans(ofEncounter: Int(record & 0xffff_ffff))[...]) }
             return
         }
-        heads.reserveCapacity(order.count)
-        checkpoints.reserveCapacity((order.count + Self.checkpointStride - 1) / Self.checkpointStride)
-        packed.reserveCapacity(total)
+        let heads = DayMerge.gather(columns.map(\.heads), order: order, threads: threads)
         // Where each encounter's words start in its column (4 bytes an encounter, for the merge only).
-        let wordStarts: [[UInt32]] = columns.map { c in
-            var next: UInt32 = 0
-            return c.heads.map { h in
-                defer { next += h >> 17 + 1 }
-                return next
+        let wordStarts = ShardResults<[UInt32]>(count: columns.count)
+        forEachShard(count: columns.count, threads: threads) { ks in
+            for k in ks {
+                var next: UInt32 = 0
+                wordStarts.set(k, columns[k].heads.map { h in
+                    defer { next += h >> 17 + 1 }
+                    return next
+                })
             }
         }
-        for record in order {
-            let k = Int(record >> 32), e = Int(record & 0xffff_ffff)
-            let head = columns[k].heads[e]
-            let first = Int(wordStarts[k][e]), n = Int(head >> 17) + 1
-            if encounterCount % Self.checkpointStride == 0 { checkpoints.append(UInt32(packed.count)) }
-            heads.append(head)
-            packed.append(contentsOf: columns[k].packed[first..<first + n])
-            count += n
-            encounterCount += 1
+        // Where each chunk of the day's encounters starts in the day's words.
+        let chunks = ShardLayout(count: order.count, threads: threads)
+        var chunkWords = [Int](repeating: 0, count: chunks.shards)
+        chunkWords.withUnsafeMutableBufferPointer { buffer in
+            let out = SharedBuffer(base: buffer)
+            chunks.forEach(threads: threads) { range in out.base[chunks.shard(of: range)] = heads[range].reduce(0) { $0 + Int($1 >> 17) + 1 } }
         }
+        let chunkStart = chunkWords.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let encounters = order.count, stride = Self.checkpointStride
+        var checkpoints = [UInt32](repeating: 0, count: (encounters + stride - 1) / stride)
+        packed = withBuffers(columns.map(\.packed)) { words in
+            withBuffers(wordStarts.all) { wordStarts in
+                [UInt16](unsafeUninitializedCapacity: total) { buffer, initialized in
+                    let out = SharedBuffer(base: buffer)
+                    checkpoints.withUnsafeMutableBufferPointer { buffer in
+                        let marks = SharedBuffer(base: buffer)
+                        chunks.forEach(threads: threads) { range in
+                            var at = chunkStart[chunks.shard(of: range)]
+                            for i in range {
+                                if i % stride == 0 { marks.base[i / stride] = UInt32(at) }
+                                let record = order[i], n = Int(heads[i] >> 17) + 1
+                                let from = words.base[Int(record >> 32)].baseAddress! + Int(wordStarts[record])
+                                (out.base.baseAddress! + at).initialize(from: from, count: n)
+                                at += n
+                            }
+                        }
+                    }
+                    initialized = total
+                }
+            }
+        }
+        self.heads = heads
+        self.checkpoints = checkpoints
+        count = total
+        encounterCount = encounters
     }
 
     /// Moves the packed encounters to `StoredScan`s, for an encounter that does not fit.
