@@ -108,7 +108,6 @@ public final class ExposureDetection {
             }
         }
         for p in 0..<owners.count { rowStart[p + 1] += rowStart[p] }
-        let rows = rowStart
         let sequences = fetchedFlags.indices.filter { fetchedFlags[$0] }
         let fetched: [PublishedPackage]
         if inSequence {
@@ -120,7 +119,7 @@ public final class ExposureDetection {
         let index = try DiagnosisKeyIndex(packages: fetched, threads: threads)
         identifiersDerived += Int64(index.identifierCount)
         let result = Matcher.match(index: index, store: encounters, phones: owners.count, start: start,
-                                   downloads: { sorted[rows[$0]..<rows[$0 + 1]] }, threads: threads, clockOffsets: clockOffsets)
+                                   downloads: PhoneDownloads(all: sorted, rowStart: rowStart), threads: threads, clockOffsets: clockOffsets)
         encountersChecked += Int64(result.encountersChecked)
         outsideDriftTolerance += Int64(result.outsideDriftTolerance)
         absorb(result.matches, index: index)

@@ -287,16 +287,23 @@ struct BenchParallel: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallel",
         abstract: "The whole run's speed-up from 1 to 2 threads against two independent 1-thread runs at once, with each phase's speed-up.",
-        discussion: "Example: ensim bench parallel --phones 100000 --days 28 --json"
+        discussion: "Example: ensim bench parallel --phones 100000 --days 28 --rounds 3 --json"
     )
 
     @OptionGroup var output: BenchOutputOptions
 
     @OptionGroup var size: PopulationSizeOptions
 
+    @Option(help: "Rounds of the three measurements (median and range reported; a shared machine moves one round by ±4 points).")
+    var rounds = 3
+
+    func validate() throws {
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be from 1 to 20") }
+    }
+
     func run() throws {
         let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        try output.emit { try ParallelBenchmark(ensim: ensim, phones: size.phones, days: size.days).run() }
+        try output.emit { try ParallelBenchmark(ensim: ensim, phones: size.phones, days: size.days, rounds: rounds).run() }
     }
 }
 

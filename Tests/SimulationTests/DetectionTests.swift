@@ -56,14 +56,14 @@ import Testing
         #expect(index.lookup(StoredIdentifier(RollingProximityIdentifier(dropped)))?.identifier == rpi)
         #expect(index.lookup(StoredIdentifier(RollingProximityIdentifier(kept))) == nil)
         let downloads = (0..<3).map { PackageDownload(phone: Int32($0), package: 0, at: start + 3 * SimDuration.day + Int64($0)) }
-        let result = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: { downloads[$0...$0] }, threads: 2)
+        let result = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: PhoneDownloads(sorted: downloads, phones: 3), threads: 2)
         #expect(result.encountersChecked == 3)
         #expect(result.matches.count == 1)
         let m = try #require(result.matches.first)
         #expect(store.days.allSatisfy { $0.isSpilled == spilled })
         #expect(m.phone == 0 && m.transmitPower == -20 && m.dayIndex == 0 && m.scans.count == 2 && m.detectedAt == downloads[0].at)
         // Without the package downloaded there is no match.
-        let none = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: { _ in [] }, threads: 1)
+        let none = Matcher.match(index: index, store: store, phones: 3, start: start, downloads: PhoneDownloads(sorted: [], phones: 3), threads: 1)
         #expect(none.matches.isEmpty && none.encountersChecked == 0)
     }
 }

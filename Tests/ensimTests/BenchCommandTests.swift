@@ -24,6 +24,20 @@ import Testing
         #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
     }
 
+    /// Every round's ratio is reported, and the headline is their median.
+    @Test func parallelReportsEachRoundAndTheirMedian() throws {
+        let report = try json(["parallel", "--phones", "300", "--days", "1", "--rounds", "3"])
+        let rounds = try #require(report["rounds"] as? [[String: Any]])
+        let ratios = rounds.compactMap { $0["efficiency_vs_two_processes"] as? Double }.sorted()
+        #expect(ratios.count == 3 && ratios.allSatisfy { $0 > 0 })
+        #expect(report["efficiency_vs_two_processes"] as? Double == ratios[1])
+        #expect(report["efficiency_lowest_round"] as? Double == ratios[0] && report["efficiency_highest_round"] as? Double == ratios[2])
+        let best = try #require(report["one_thread_seconds"] as? Double)
+        #expect(rounds.allSatisfy { ($0["one_thread_seconds"] as? Double ?? 0) >= best })
+        let r = try EnsimProcess.run(["bench", "parallel", "--rounds", "0"])
+        #expect(r.status != 0 && r.stderr.contains("--rounds must be from 1 to 20"))
+    }
+
     @Test func epidemicComparesTheRunWithoutAndWith() throws {
         let report = try json(["epidemic", "--phones", "2000", "--days", "6", "--threads", "1", "--counterfactual"])
         #expect(report["phones"] as? Int == 2_000 && report["wall_seconds_with"] is Double && report["overhead"] is Double)
