@@ -104,8 +104,10 @@ import Testing
     }
 
     /// The shards' sorted runs, merged, give each pair once with its summed seconds: pairs
-    /// repeated within and across runs, empty runs, one run, and many.
-    @Test func mergingSortedRunsEqualsSortingTheirUnion() {
+    /// repeated within and across runs, empty runs, one run, and many; on any number of threads
+    /// (the merge cuts the pairs into ranges of their first person, here 30 people).
+    @Test(arguments: [1, 2, 5, 40])
+    func mergingSortedRunsEqualsSortingTheirUnion(threads: Int) {
         let rng = RandomStream(seed: 21, stream: "runs")
         for runCount in [0, 1, 2, 3, 16, 40] {
             let runs = (0..<runCount).map { r in
@@ -114,7 +116,7 @@ import Testing
                                          within: Int32(rng.uniformInt(900)), total: Int32(rng.uniformInt(3600)))
                 }.sorted { $0.pair < $1.pair }
             }
-            let merged = GroundTruthDay(dayIndex: 3, sortedRuns: runs, closeContactSeconds: 900)
+            let merged = GroundTruthDay(dayIndex: 3, sortedRuns: runs, closeContactSeconds: 900, threads: threads)
             var sums: [UInt64: (within: Int32, total: Int32)] = [:]
             for e in runs.joined() { sums[e.pair, default: (0, 0)].within += e.within; sums[e.pair, default: (0, 0)].total += e.total }
             let pairs = sums.keys.sorted()
@@ -122,6 +124,27 @@ import Testing
             #expect(merged.secondsWithin == pairs.map { sums[$0]!.within } && merged.secondsTotal == pairs.map { sums[$0]!.total },
                     "\(runCount) runs")
         }
+    }
+
+    /// The close contacts involving an app phone, filtered in chunks, are the same on any number of threads.
+    @Test func closeContactsInvolvingAppPhonesAreTheSameOnAnyThreadCount() {
+        let rng = RandomStream(seed: 22, stream: "close")
+        let run = (0..<5_000).map { _ in
+            GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(400)), Int32(rng.uniformInt(400))),
+                                 within: Int32(rng.uniformInt(1800)), total: 1800)
+        }.sorted { $0.pair < $1.pair }
+        let day = GroundTruthDay(dayIndex: 1, sortedRuns: [run], closeContactSeconds: 900)
+        let phoneOf = (0..<400).map { Int32($0 % 3 == 0 ? $0 / 3 : -1) }
+        let expected = day.pairs.indices.filter { i in
+            day.secondsWithin[i] >= 900 && (phoneOf[Int(day.pairs[i] >> 32)] >= 0 || phoneOf[Int(day.pairs[i] & 0xffff_ffff)] >= 0)
+        }
+        #expect(expected.count > 100 && expected.count < day.pairs.count / 2)
+        for threads in [1, 2, 7] {
+            let close = day.closeContactsOnly(involving: phoneOf, threads: threads)
+            #expect(close.pairs == expected.map { day.pairs[$0] } && close.secondsWithin == expected.map { day.secondsWithin[$0] })
+            #expect(close.secondsTotal == expected.map { day.secondsTotal[$0] } && close.closeContacts == expected.count)
+        }
+        #expect(day.closeContactsOnly().pairs.count == day.closeContacts)
     }
 
     @Test func secondsWithinCountsOnlyCloseSegments() {

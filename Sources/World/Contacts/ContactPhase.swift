@@ -68,7 +68,8 @@ package enum ContactPhase {
         for o in everyContact { o.endShards() }
         let all = outputs.all
         var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
-                                                                  closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60)))
+                                                                  closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60),
+                                                                  threads: threads))
         for o in all {
             for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }
             result.appPairContacts += o.appPairContacts

@@ -1,4 +1,5 @@
 import HeapModule
+import SimulationCore
 
 /// Ground truth of one day: every pair of people who met (app users or not), with the time
 /// they spent within the close-contact distance and in total.
@@ -27,47 +28,119 @@ public struct GroundTruthDay: Sendable {
     /// Aggregates raw contacts given as runs each sorted by pair (the contact shards' outputs),
     /// merging the runs as it goes: at national scale a day's raw contacts are a large transient,
     /// and joining them into one array to sort again would copy them twice more.
-    package init(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32) {
+    ///
+    /// On `threads`, the pairs are cut into ranges of their first person: a pair falls in one
+    /// range, so ranges merge independently, each written where its entries start, then moved
+    /// together. The same day for any number of threads.
+    package init(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32, threads: Int = 1) {
         self.dayIndex = dayIndex
         self.closeContactSeconds = closeContactSeconds
         let total = runs.reduce(0) { $0 + $1.count }
-        var pairs: [UInt64] = [], within: [Int32] = [], seconds: [Int32] = []
-        pairs.reserveCapacity(total)
-        within.reserveCapacity(total)
-        seconds.reserveCapacity(total)
+        let people = Int(runs.compactMap { $0.last.map { $0.pair >> 32 } }.max() ?? 0) + 1
+        let ranges = ShardLayout(count: people, threads: threads, shardsPerThread: 4)
+        // Where each range starts in each run, and in the runs together.
+        let bounds: [[Int]] = (0...ranges.shards).map { s in
+            runs.map { run in s == ranges.shards ? run.count : Self.firstIndex(in: run, atLeast: UInt64(s * ranges.per) << 32) }
+        }
+        let starts = bounds.map { $0.reduce(0, +) }
+        var merged = [Int](repeating: 0, count: ranges.shards)
+        (pairs, secondsWithin, secondsTotal) = Self.columns(capacity: total) { out in
+            merged.withUnsafeMutableBufferPointer { buffer in
+                let counts = SharedBuffer(base: buffer)
+                ranges.forEach(threads: threads) { people in
+                    let s = ranges.shard(of: people)
+                    let parts = runs.indices.map { r in runs[r][bounds[s][r]..<bounds[s + 1][r]] }
+                    counts.base[s] = Self.merge(parts, into: out, at: starts[s])
+                }
+            }
+            // Close the gaps left where pairs repeated.
+            var at = 0
+            for (s, n) in merged.enumerated() {
+                out.move(from: starts[s], to: at, count: n)
+                at += n
+            }
+            return at
+        }
+    }
+
+    /// The first index of `run` whose pair is at least `key`.
+    private static func firstIndex(in run: [Entry], atLeast key: UInt64) -> Int {
+        var lo = 0, hi = run.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if run[mid].pair < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Merges sorted runs into `out` from `at` on, one entry per pair with its seconds summed;
+    /// returns the entries written.
+    private static func merge(_ runs: [ArraySlice<Entry>], into out: Columns, at: Int) -> Int {
+        var n = 0
         func add(_ c: Entry) {
-            if pairs.last == c.pair {
-                within[within.count - 1] += c.within
-                seconds[seconds.count - 1] += c.total
+            if n > 0 && out.pairs[at + n - 1] == c.pair {
+                out.within[at + n - 1] += c.within
+                out.seconds[at + n - 1] += c.total
             } else {
-                pairs.append(c.pair)
-                within.append(c.within)
-                seconds.append(c.total)
+                (out.pairs.baseAddress! + at + n).initialize(to: c.pair)
+                (out.within.baseAddress! + at + n).initialize(to: c.within)
+                (out.seconds.baseAddress! + at + n).initialize(to: c.total)
+                n += 1
             }
         }
         // The runs' heads in a min-heap by pair. Equal pairs may come from several runs, in any
         // order: their seconds are summed as integers.
         var heads = Heap<RunHead>()
-        var next = [Int](repeating: 1, count: runs.count)
-        for (r, run) in runs.enumerated() where !run.isEmpty { heads.insert(RunHead(pair: run[0].pair, run: r)) }
+        var next = runs.map { $0.startIndex + 1 }
+        for (r, run) in runs.enumerated() where !run.isEmpty { heads.insert(RunHead(pair: run.first!.pair, run: r)) }
         while let head = heads.popMin() {
             let run = runs[head.run]
             add(run[next[head.run] - 1])
             // Take the run's following entries while none is above another run's head.
             let bound = heads.min?.pair ?? .max
             var i = next[head.run]
-            while i < run.count && run[i].pair <= bound {
+            while i < run.endIndex && run[i].pair <= bound {
                 add(run[i])
                 i += 1
             }
-            if i < run.count {
+            if i < run.endIndex {
                 next[head.run] = i + 1
                 heads.insert(RunHead(pair: run[i].pair, run: head.run))
             }
         }
-        self.pairs = pairs
-        secondsWithin = within
-        secondsTotal = seconds
+        return n
+    }
+
+    /// The day's three columns as buffers, written by parallel workers at disjoint places.
+    private struct Columns: @unchecked Sendable {
+        let pairs: UnsafeMutableBufferPointer<UInt64>
+        let within: UnsafeMutableBufferPointer<Int32>
+        let seconds: UnsafeMutableBufferPointer<Int32>
+
+        /// Moves `count` entries (initialized) from `from` down to `to` (≤ `from`).
+        func move(from: Int, to: Int, count: Int) {
+            guard from != to, count > 0 else { return }
+            UnsafeMutableRawPointer(pairs.baseAddress! + to).copyMemory(from: pairs.baseAddress! + from, byteCount: count * 8)
+            UnsafeMutableRawPointer(within.baseAddress! + to).copyMemory(from: within.baseAddress! + from, byteCount: count * 4)
+            UnsafeMutableRawPointer(seconds.baseAddress! + to).copyMemory(from: seconds.baseAddress! + from, byteCount: count * 4)
+        }
+    }
+
+    /// Three columns of up to `capacity` entries, filled by `fill`, which returns how many it filled.
+    private static func columns(capacity: Int, _ fill: (Columns) -> Int) -> ([UInt64], [Int32], [Int32]) {
+        var within: [Int32] = [], seconds: [Int32] = []
+        var count = 0
+        let pairs = [UInt64](unsafeUninitializedCapacity: capacity) { p, pairsCount in
+            within = [Int32](unsafeUninitializedCapacity: capacity) { w, withinCount in
+                seconds = [Int32](unsafeUninitializedCapacity: capacity) { t, secondsCount in
+                    count = fill(Columns(pairs: p, within: w, seconds: t))
+                    secondsCount = count
+                }
+                withinCount = count
+            }
+            pairsCount = count
+        }
+        return (pairs, within, seconds)
     }
 
     private struct RunHead: Comparable {
@@ -88,15 +161,36 @@ public struct GroundTruthDay: Sendable {
     public func closeContactsOnly() -> GroundTruthDay { closeContactsOnly(involving: nil) }
 
     /// The close contacts where at least one person has an app phone (`phoneOf[p] >= 0`): scoring
-    /// asks only whether app phones were exposed.
-    public func closeContactsOnly(involving phoneOf: [Int32]?) -> GroundTruthDay {
-        let keep = secondsWithin.indices.filter { i in
-            guard secondsWithin[i] >= closeContactSeconds else { return false }
+    /// asks only whether app phones were exposed. Filtered in chunks on `threads`, kept in order.
+    public func closeContactsOnly(involving phoneOf: [Int32]?, threads: Int = 1) -> GroundTruthDay {
+        let (pairs, within, closeContactSeconds) = (self.pairs, secondsWithin, self.closeContactSeconds)
+        let keeps: @Sendable (Int) -> Bool = { i in
+            guard within[i] >= closeContactSeconds else { return false }
             guard let phoneOf else { return true }
             return phoneOf[Int(pairs[i] >> 32)] >= 0 || phoneOf[Int(pairs[i] & 0xffff_ffff)] >= 0
         }
-        return GroundTruthDay(dayIndex: dayIndex, pairs: keep.map { pairs[$0] }, secondsWithin: keep.map { secondsWithin[$0] },
-                              secondsTotal: keep.map { secondsTotal[$0] }, closeContactSeconds: closeContactSeconds)
+        let chunks = ShardLayout(count: pairs.count, threads: threads, shardsPerThread: 4)
+        var kept = [Int](repeating: 0, count: chunks.shards)
+        kept.withUnsafeMutableBufferPointer { buffer in
+            let counts = SharedBuffer(base: buffer)
+            chunks.forEach(threads: threads) { range in counts.base[chunks.shard(of: range)] = range.count(where: keeps) }
+        }
+        let starts = kept.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let total = self.secondsTotal
+        let columns = Self.columns(capacity: starts.last!) { out in
+            chunks.forEach(threads: threads) { range in
+                var at = starts[chunks.shard(of: range)]
+                for i in range where keeps(i) {
+                    (out.pairs.baseAddress! + at).initialize(to: pairs[i])
+                    (out.within.baseAddress! + at).initialize(to: within[i])
+                    (out.seconds.baseAddress! + at).initialize(to: total[i])
+                    at += 1
+                }
+            }
+            return starts.last!
+        }
+        return GroundTruthDay(dayIndex: dayIndex, pairs: columns.0, secondsWithin: columns.1, secondsTotal: columns.2,
+                              closeContactSeconds: closeContactSeconds)
     }
 
     package static func key(_ a: Int32, _ b: Int32) -> UInt64 {

@@ -95,7 +95,7 @@ package final class WorldStage: Stage {
             groundTruth.append(contacts.groundTruth)
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
         }
-        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf))
+        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf, threads: threads))
         let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches, threads: threads)
         try encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
