@@ -88,11 +88,11 @@ public final class RandomStream {
     /// Three 32-bit words from the digest, respecting taus2's lower bounds (s1 > 1, s2 > 7,
     /// s3 > 15), then six discarded outputs as GSL's own seeding does.
     private func seedTaus(_ digest: UInt64) {
-        guard gsl_rng_size(rng) == Self.tausStateSize, let state = gsl_rng_state(rng) else {
+        // `taus` is the state found at init: no call into GSL per reseed (millions a day).
+        guard let words = taus else {
             gsl_rng_set(rng, UInt(truncatingIfNeeded: digest))
             return
         }
-        let words = state.bindMemory(to: UInt.self, capacity: 3)
         var expander = digest
         func word(_ minimum: UInt) -> UInt {
             let w = UInt(SeedMixer.next(&expander) & 0xffff_ffff)
