@@ -98,6 +98,23 @@ import Testing
         #expect(merged.identifiers == expected.map(whole.identifier))
     }
 
+    /// Past 1024 blocks of 4096 phones the blocks grow instead (national scale): the same grouping.
+    @Test func blocksGrowPastTheirMaximumCount() {
+        let phones = DayMerge.maximumBlocks * DayMerge.phonesPerBlock + 5
+        var parts = [EncounterBatch(), EncounterBatch(), EncounterBatch()]
+        for i in 0..<3_000 {
+            let receiver = Int32(i * 7_919 % phones), others = [Int32(phones - 1), 0, Int32(phones / 2)]
+            parts[i % 3].add(receiver: i % 10 == 0 ? others[i / 10 % 3] : receiver, identifier: rpi(UInt64(i)), metadata: UInt32(i),
+                             scans: [scan(UInt32(i % 100 * 300))])
+        }
+        var whole = EncounterBatch()
+        for p in parts { whole.append(p) }
+        let merged = EncounterDay(dayIndex: 0, phones: phones, batches: parts, threads: 3)
+        let expected = (0..<whole.count).sorted { (whole.receivers[$0], $0) < (whole.receivers[$1], $1) }
+        #expect(merged.identifiers == expected.map(whole.identifier) && merged.metadata == expected.map { whole.metadata[$0] })
+        #expect(merged.rowStart.count == phones + 1 && merged.rowStart.last == 3_000 && merged.encounters(of: phones - 1).count == 100)
+    }
+
     /// A batch keeps its encounters as the day will (12-byte RPIs, 2-byte scans while they fit) and
     /// gives them back exactly; an encounter that does not fit unpacks the batch's earlier ones.
     @Test func batchesKeepTheCompactFormAndRoundTrip() {

@@ -8,20 +8,24 @@ import SimulationCore
 /// batch counts its records per block and scatters them to its own slots of each block's range
 /// (so within a block they stay in batch order), then each block sorts its own range by phone.
 enum DayMerge {
-    /// Phones per block: a block's records (about 10 a phone) sort in a small buffer of its own.
+    /// Phones per block, at least: a block's records (about 10 a phone) sort in a small buffer of its own.
     static let phonesPerBlock = 4096
+    /// Blocks per day, at most: the per-batch, per-block counts stay small at national scale
+    /// with many shards (60 M phones, 64 threads: 512 batches × 1024 blocks).
+    static let maximumBlocks = 1024
 
     /// Every record grouped by receiver in production order, and where each phone's row starts.
     static func group(_ batches: [EncounterBatch], phones: Int, threads: Int) -> (order: [UInt64], rowStart: [UInt32]) {
         let total = batches.reduce(0) { $0 + $1.count }
-        let blocks = max(1, (phones + phonesPerBlock - 1) / phonesPerBlock)
+        let perBlock = max(phonesPerBlock, (phones + maximumBlocks - 1) / maximumBlocks)
+        let blocks = max(1, (phones + perBlock - 1) / perBlock)
         return withBuffers(batches.map(\.receivers)) { receivers in
             // Records of batch k in block b, then (after the prefix) where batch k's next record of block b goes.
             var slots = [Int](repeating: 0, count: batches.count * blocks)
             slots.withUnsafeMutableBufferPointer { buffer in
                 let slot = SharedBuffer(base: buffer)
                 forEachShard(count: batches.count, threads: threads) { ks in
-                    for k in ks { for r in receivers.base[k] { slot.base[k * blocks + Int(r) / phonesPerBlock] += 1 } }
+                    for k in ks { for r in receivers.base[k] { slot.base[k * blocks + Int(r) / perBlock] += 1 } }
                 }
             }
             var starts = [Int](repeating: 0, count: blocks + 1)
@@ -42,7 +46,7 @@ enum DayMerge {
                     forEachShard(count: batches.count, threads: threads) { ks in
                         for k in ks {
                             for (e, r) in receivers.base[k].enumerated() {
-                                let s = k * blocks + Int(r) / phonesPerBlock
+                                let s = k * blocks + Int(r) / perBlock
                                 (out.base.baseAddress! + slot.base[s]).initialize(to: UInt64(k) << 32 | UInt64(e))
                                 slot.base[s] += 1
                             }
@@ -58,7 +62,7 @@ enum DayMerge {
                     let records = SharedBuffer(base: buffer)
                     ShardLayout(count: blocks, threads: threads, shardsPerThread: 8).forEach(threads: threads) { range in
                         for b in range {
-                            sortBlock(records.base, from: blockStart[b], to: blockStart[b + 1], phones: b * phonesPerBlock..<min(phones, (b + 1) * phonesPerBlock),
+                            sortBlock(records.base, from: blockStart[b], to: blockStart[b + 1], phones: b * perBlock..<min(phones, (b + 1) * perBlock),
                                       receivers: receivers, rowStart: rows.base)
                         }
                     }
