@@ -19,7 +19,7 @@ enum DayMerge {
         let total = batches.reduce(0) { $0 + $1.count }
         let perBlock = max(phonesPerBlock, (phones + maximumBlocks - 1) / maximumBlocks)
         let blocks = max(1, (phones + perBlock - 1) / perBlock)
-        return withBuffers(batches.map(\.receivers)) { receivers in
+        return withBatchColumns(batches.map(\.receivers)) { receivers in
             // Records of batch k in block b, then (after the prefix) where batch k's next record of block b goes.
             var slots = [Int](repeating: 0, count: batches.count * blocks)
             slots.withUnsafeMutableBufferPointer { buffer in
@@ -75,7 +75,7 @@ enum DayMerge {
 
     /// Stable counting sort of one block's records by phone, writing the block's row starts.
     private static func sortBlock(_ records: UnsafeMutableBufferPointer<UInt64>, from lower: Int, to upper: Int, phones: Range<Int>,
-                                  receivers: Columns<Int32>, rowStart: UnsafeMutableBufferPointer<UInt32>) {
+                                  receivers: BatchColumns<Int32>, rowStart: UnsafeMutableBufferPointer<UInt32>) {
         var next = [Int](repeating: 0, count: phones.count + 1)
         let block = Array(records[lower..<upper])
         for record in block { next[Int(receivers[record]) - phones.lowerBound + 1] += 1 }
@@ -102,12 +102,12 @@ enum DayMerge {
 
     /// `gather` from one column of each batch.
     static func gather<T: BitwiseCopyable>(_ columns: [[T]], order: [UInt64], threads: Int) -> [T] {
-        withBuffers(columns) { columns in gather(order, threads: threads) { k, e in columns.base[k][e] } }
+        withBatchColumns(columns) { columns in gather(order, threads: threads) { k, e in columns.base[k][e] } }
     }
 }
 
 /// One column of every batch, read by the merge's workers.
-struct Columns<T>: @unchecked Sendable {
+struct BatchColumns<T>: @unchecked Sendable {
     let base: [UnsafeBufferPointer<T>]
 
     /// The value of a record (batch << 32 | index in batch).
@@ -117,11 +117,11 @@ struct Columns<T>: @unchecked Sendable {
 
 /// Runs `body` with a buffer of each array, all valid for the whole call: workers read the
 /// batches without retaining their arrays (contended across threads).
-func withBuffers<T, R>(_ arrays: [[T]], _ body: (Columns<T>) throws -> R) rethrows -> R {
+func withBatchColumns<T, R>(_ arrays: [[T]], _ body: (BatchColumns<T>) throws -> R) rethrows -> R {
     var buffers: [UnsafeBufferPointer<T>] = []
     buffers.reserveCapacity(arrays.count)
     func nest(_ i: Int) throws -> R {
-        guard i < arrays.count else { return try body(Columns(base: buffers)) }
+        guard i < arrays.count else { return try body(BatchColumns(base: buffers)) }
         return try arrays[i].withUnsafeBufferPointer { b in
             buffers.append(b)
             return try nest(i + 1)

@@ -86,8 +86,8 @@ public struct ScanColumn: Sendable, Equatable {
         let chunkStart = chunkWords.reduce(into: [0]) { $0.append($0.last! + $1) }
         let encounters = order.count, stride = Self.checkpointStride
         var checkpoints = [UInt32](repeating: 0, count: (encounters + stride - 1) / stride)
-        packed = withBuffers(columns.map(\.packed)) { words in
-            withBuffers(wordStarts.all) { wordStarts in
+        packed = withBatchColumns(columns.map(\.packed)) { words in
+            withBatchColumns(wordStarts.all) { wordStarts in
                 [UInt16](unsafeUninitializedCapacity: total) { buffer, initialized in
                     let out = SharedBuffer(base: buffer)
                     checkpoints.withUnsafeMutableBufferPointer { buffer in
