@@ -94,20 +94,17 @@ public final class ExposureDetection {
         let detected = scheduled.release(downloads, checks: checks)
         let sorted = keyFiles.admit(detected, midnight: start + Int64(dayIndex) * SimDuration.day)
         if sorted.isEmpty { return }
-        var rowStart = [Int](repeating: 0, count: owners.count + 1)
         // Which packages were fetched: flags by sequence (a few hundred), not a set of a million downloads.
         var fetchedFlags: [Bool] = []
         // One access to the stored array for the whole loop: checking exclusivity per download was
         // a quarter of the day's detection.
         maxDownloaded.withUnsafeMutableBufferPointer { maxDownloaded in
             for d in sorted {
-                rowStart[Int(d.phone) + 1] += 1
                 maxDownloaded[Int(d.phone)] = max(maxDownloaded[Int(d.phone)], Int32(d.package))
                 if d.package >= fetchedFlags.count { fetchedFlags += repeatElement(false, count: d.package + 1 - fetchedFlags.count) }
                 fetchedFlags[d.package] = true
             }
         }
-        for p in 0..<owners.count { rowStart[p + 1] += rowStart[p] }
         let sequences = fetchedFlags.indices.filter { fetchedFlags[$0] }
         let fetched: [PublishedPackage]
         if inSequence {
@@ -119,7 +116,7 @@ public final class ExposureDetection {
         let index = try DiagnosisKeyIndex(packages: fetched, threads: threads)
         identifiersDerived += Int64(index.identifierCount)
         let result = Matcher.match(index: index, store: encounters, phones: owners.count, start: start,
-                                   downloads: PhoneDownloads(all: sorted, rowStart: rowStart), threads: threads, clockOffsets: clockOffsets)
+                                   downloads: PhoneDownloads(sorted: sorted, phones: owners.count), threads: threads, clockOffsets: clockOffsets)
         encountersChecked += Int64(result.encountersChecked)
         outsideDriftTolerance += Int64(result.outsideDriftTolerance)
         absorb(result.matches, index: index)

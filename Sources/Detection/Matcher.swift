@@ -16,8 +16,6 @@ public struct PhoneDownloads: Sendable {
         for p in 0..<phones { rowStart[p + 1] += rowStart[p] }
         (all, self.rowStart) = (sorted, rowStart)
     }
-
-    public init(all: [PackageDownload], rowStart: [Int]) { (self.all, self.rowStart) = (all, rowStart) }
 }
 
 /// One stored encounter whose RPI belongs to a published key the phone has downloaded.
