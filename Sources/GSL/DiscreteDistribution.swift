@@ -11,6 +11,7 @@ public final class DiscreteDistribution: @unchecked Sendable {
         guard !weights.isEmpty, weights.allSatisfy({ $0.isFinite && $0 >= 0 }), weights.contains(where: { $0 > 0 }) else {
             throw GSLError.invalidArgument("discrete distribution needs finite non-negative weights, not all zero")
         }
+        returnGSLErrors()
         guard let table = weights.withUnsafeBufferPointer({ gsl_ran_discrete_preproc($0.count, $0.baseAddress) }) else {
             throw GSLError.invalidArgument("GSL rejected the discrete distribution weights")
         }

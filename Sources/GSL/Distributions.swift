@@ -116,5 +116,8 @@ public enum Densities {
 /// Quantile functions (GSL's `gsl_cdf_*`).
 public enum Quantiles {
     /// The x with P(X > x) = q for a gamma distribution (`gsl_cdf_gamma_Qinv`).
-    public static func gammaUpper(_ q: Double, shape: Double, scale: Double) -> Double { gsl_cdf_gamma_Qinv(q, shape, scale) }
+    public static func gammaUpper(_ q: Double, shape: Double, scale: Double) -> Double {
+        returnGSLErrors()
+        return gsl_cdf_gamma_Qinv(q, shape, scale)
+    }
 }

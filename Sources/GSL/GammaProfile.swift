@@ -20,10 +20,13 @@ public struct GammaProfile: Sendable, Equatable {
 
     public func density(_ x: Double) -> Double { x <= 0 ? 0 : gsl_ran_gamma_pdf(x, shape, scale) }
 
-    public func quantile(_ p: Double) -> Double { gsl_cdf_gamma_Pinv(p, shape, scale) }
+    public func quantile(_ p: Double) -> Double {
+        returnGSLErrors()
+        return gsl_cdf_gamma_Pinv(p, shape, scale)
+    }
 
     /// The quantile by bisection on `gsl_cdf_gamma_P`: `gsl_cdf_gamma_Pinv` fails to converge
-    /// (and GSL aborts) for large shapes such as a posterior over thousands of cases.
+    /// (NaN) for large shapes such as a posterior over thousands of cases.
     public func bisectedQuantile(_ p: Double) -> Double {
         let mean = shape * scale, sd = shape.squareRoot() * scale
         var lo = 0.0, hi = mean + 40 * sd
@@ -35,7 +38,10 @@ public struct GammaProfile: Sendable, Equatable {
     }
 
     /// P(X ≤ x) (`gsl_cdf_gamma_P`).
-    public func cdf(_ x: Double) -> Double { x <= 0 ? 0 : gsl_cdf_gamma_P(x, shape, scale) }
+    public func cdf(_ x: Double) -> Double {
+        returnGSLErrors()
+        return x <= 0 ? 0 : gsl_cdf_gamma_P(x, shape, scale)
+    }
 
     /// The mode, where the density peaks (0 for shapes up to 1).
     public var mode: Double { max(0, (shape - 1) * scale) }

@@ -13,6 +13,7 @@ public final class Histogram {
         guard bins > 0, lower < upper, lower.isFinite, upper.isFinite else {
             throw GSLError.invalidArgument("histogram needs bins > 0 and a finite range lower < upper")
         }
+        returnGSLErrors()
         guard let h = gsl_histogram_alloc(bins) else {
             throw GSLError.invalidArgument("GSL could not allocate a histogram of \(bins) bins")
         }

@@ -19,6 +19,7 @@ public enum Minimize {
     /// Minimises `f` from `start`, with initial simplex steps `step` (one per variable).
     public static func nelderMead(start: [Double], step: [Double], tolerance: Double = 1e-6, maxIterations: Int = 10_000,
                                   _ f: @escaping ([Double]) -> Double) -> Result {
+        returnGSLErrors()
         precondition(!start.isEmpty && step.count == start.count, "one step per variable")
         let n = start.count
         let objective = Objective(f)

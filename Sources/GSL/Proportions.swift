@@ -5,6 +5,7 @@ import CGSL
 public enum Proportion {
     /// Exact Clopper–Pearson interval from the beta quantile function (`gsl_cdf_beta_Pinv`).
     public static func clopperPearson(successes x: Int, trials n: Int, confidence: Double = 0.95) -> ConfidenceInterval {
+        returnGSLErrors()
         precondition(n > 0 && x >= 0 && x <= n, "Clopper–Pearson needs 0 <= successes <= trials, trials > 0")
         let alpha = 1 - confidence
         let lower = x == 0 ? 0 : betaQuantile(alpha / 2, Double(x), Double(n - x + 1))
@@ -17,6 +18,7 @@ public enum Proportion {
     /// NaN near the mean when the parameters are tens of millions (20 M successes in 54 M
     /// trials): there the beta is normal to many digits, so its normal approximation decides.
     static func betaQuantile(_ q: Double, _ a: Double, _ b: Double) -> Double {
+        returnGSLErrors()
         let direct = gsl_cdf_beta_Pinv(q, a, b)
         if direct.isFinite { return direct }
         let mean = a / (a + b), sd = (a * b / ((a + b) * (a + b) * (a + b + 1))).squareRoot()
@@ -35,6 +37,7 @@ public enum Proportion {
     /// either tail at (1 − confidence)/2, from GSL's binomial CDF. It uses only what an observer
     /// sees (x and p): Immuni's analytics estimate N = x / p from uploads sampled with probability p.
     public static func binomialTrials(successes x: Int, probability p: Double, confidence: Double = 0.95) -> (lower: Int, upper: Int) {
+        returnGSLErrors()
         precondition(x >= 0 && x < Int(UInt32.max / 4) && p > 0 && p <= 1, "binomialTrials needs x >= 0 and 0 < p <= 1")
         if p == 1 { return (x, x) }
         let tail = (1 - confidence) / 2
@@ -61,6 +64,7 @@ public enum Proportion {
 
     /// Wilson score interval: narrower than Clopper–Pearson, good coverage for large n.
     public static func wilson(successes x: Int, trials n: Int, confidence: Double = 0.95) -> ConfidenceInterval {
+        returnGSLErrors()
         precondition(n > 0 && x >= 0 && x <= n, "Wilson needs 0 <= successes <= trials, trials > 0")
         let z = gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2)
         let nn = Double(n), p = Double(x) / nn
@@ -72,6 +76,7 @@ public enum Proportion {
 
     /// Pooled two-proportion z-test of x1/n1 against x2/n2.
     public static func twoProportionTest(x1: Int, n1: Int, x2: Int, n2: Int) -> TwoProportionTest {
+        returnGSLErrors()
         precondition(n1 > 0 && n2 > 0 && (0...n1).contains(x1) && (0...n2).contains(x2), "two-proportion test needs 0 <= x <= n, n > 0")
         let p1 = Double(x1) / Double(n1), p2 = Double(x2) / Double(n2)
         let pooled = (Double(x1) + Double(x2)) / (Double(n1) + Double(n2))

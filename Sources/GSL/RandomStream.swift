@@ -27,7 +27,7 @@ public final class RandomStream {
     private static let tausStateSize = 3 * MemoryLayout<UInt>.size
 
     public init(_ key: StreamKey, generator: RandomGenerator = .mt19937) {
-        ensim_gsl_disable_abort()
+        returnGSLErrors()
         let type = generator == .mt19937 ? ensim_rng_mt19937() : ensim_rng_taus2()
         guard let rng = gsl_rng_alloc(type) else {
             fatalError("GSL could not allocate a random number generator (out of memory)")

@@ -25,6 +25,7 @@ public struct RunningStatistics: Sendable, Equatable {
 
     public func meanConfidenceInterval(confidence: Double = 0.95) -> ConfidenceInterval {
         guard count > 1 else { return ConfidenceInterval(estimate: mean, lower: mean, upper: mean, confidence: confidence) }
+        returnGSLErrors()
         let half = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, Double(count - 1)) * (variance / Double(count)).squareRoot()
         return ConfidenceInterval(estimate: mean, lower: mean - half, upper: mean + half, confidence: confidence)
     }

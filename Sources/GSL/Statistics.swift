@@ -47,6 +47,7 @@ public enum Statistics {
 
     /// Two-sided confidence interval for a mean, from Student's t (`gsl_cdf_tdist_Pinv`).
     public static func meanConfidenceInterval(_ data: [Double], confidence: Double = 0.95) -> ConfidenceInterval {
+        returnGSLErrors()
         let n = Double(data.count)
         let m = mean(data)
         let halfWidth = gsl_cdf_tdist_Pinv(0.5 + confidence / 2, n - 1) * standardDeviation(data) / n.squareRoot()
