@@ -39,7 +39,7 @@ public struct PopulationBenchmark {
         // Each store per phone-day it keeps: encounters per app phone over GAEN's 14 days, close
         // contacts per person over the days kept in memory or on disk, the rest per phone.
         let stores = simulation.storeBytes
-        let memoryDays = CloseContactHistory().memoryDays
+        let memoryDays = CloseContactHistory.defaultMemoryDays
         let appPhones = max(1, simulation.appPhoneOwners.count)
         func perPhoneDay(_ store: String, _ bytes: Int) -> Double {
             switch store {

@@ -18,7 +18,10 @@ public final class CloseContactHistory {
     private var recent: [GroundTruthDay] = []
     private var file: SpillFile?
 
-    public init(memoryDays: Int = 1) { self.memoryDays = max(1, memoryDays) }
+    /// Nothing reads the history before the end: one day in memory is enough.
+    public static let defaultMemoryDays = 1
+
+    public init(memoryDays: Int = defaultMemoryDays) { self.memoryDays = max(1, memoryDays) }
 
     public var count: Int { spilled.count + recent.count }
 
