@@ -63,7 +63,17 @@ extension RandomStream {
 
     @inlinable public func weibull(scale: Double, shape: Double) -> Double { gsl_ran_weibull(rng, scale, shape) }
 
-    @inlinable public func poisson(mean: Double) -> Int { Int(gsl_ran_poisson(rng, mean)) }
+    /// Poisson, as `gsl_ran_poisson` for means up to 1e9. GSL's sampler counts in 32 bits: past a
+    /// mean of about 4.9e9 its method overflows (wrong counts, and from ~1e10 it never returns),
+    /// so larger means draw from the normal approximation N(mean, mean), rounded, whose distance
+    /// from the Poisson there is below 1e-4; an infinite mean gives 9e18.
+    @inlinable public func poisson(mean: Double) -> Int {
+        guard mean > Self.largestGSLPoissonMean else { return Int(gsl_ran_poisson(rng, mean)) }
+        let draw = (mean + mean.squareRoot() * normal(sd: 1)).rounded()
+        return draw < 9e18 ? Int(draw) : 9_000_000_000_000_000_000
+    }
+
+    @usableFromInline static let largestGSLPoissonMean = 1e9
 
     @inlinable public func binomial(p: Double, n: Int) -> Int { Int(gsl_ran_binomial(rng, p, UInt32(n))) }
 

@@ -1,3 +1,4 @@
+import CGSL
 import Foundation
 @testable import GSL
 
@@ -19,6 +20,20 @@ import Foundation
         #expect(ci.contains(4), "\(ci)")
         #expect(ci.upper - ci.lower < 0.01)
         #expect(abs(Statistics.variance(xs) - 4) < 0.05)
+    }
+
+    /// GSL's Poisson sampler never returns from a mean of ~1e10 (a cases CSV times a large
+    /// `cases_csv_scale` hung the run); such means draw from N(mean, mean). Up to 1e9 the draws
+    /// stay GSL's own.
+    @Test func hugePoissonMeansReturnAndKeepTheirMeanAndSpread() {
+        let xs = draws(20_000, "poisson-huge") { Double($0.poisson(mean: 1e12)) }
+        expectMean(xs, 1e12)
+        #expect(abs(Statistics.standardDeviation(xs) / 1e6 - 1) < 0.03)
+        let r = RandomStream(seed: 1, stream: "poisson-inf")
+        #expect(r.poisson(mean: .infinity) == 9_000_000_000_000_000_000)
+        #expect(r.poisson(mean: 1e300) == 9_000_000_000_000_000_000)
+        let (a, b) = (RandomStream(seed: 2, stream: "p"), RandomStream(seed: 2, stream: "p"))
+        #expect((0..<100).map { _ in a.poisson(mean: 9e8) } == (0..<100).map { _ in Int(gsl_ran_poisson(b.rng, 9e8)) })
     }
 
     @Test func continuousMoments() {
