@@ -11,7 +11,7 @@ extension ScenarioSchema {
             `data/cwa-cases-per-day.csv`; empty: use `cases_per_day`.
             """, get: { $0.health.casesCSV ?? "" }, set: { $0.health.casesCSV = $1.isEmpty ? nil : $1 }),
         .number("cases_csv_scale", \S.health.casesCSVScale, range: 0...1_000_000, unit: "factor",
-                doc: "Multiplies the CSV's counts, e.g. contact population / national population."),
+                doc: "Multiplies the CSV's counts, e.g. contact population / national population; no simulated day may then exceed `population.size`."),
         .share("asymptomatic_share", \S.health.asymptomaticShare,
                "Share of cases without symptoms (no onset date; infectious from a few days before the test)."),
         .number("latent_period_days_mean", \S.health.latentPeriodDays.mean, range: 0...30, unit: "days", doc: """
@@ -144,7 +144,12 @@ extension ScenarioSchema {
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
         let resolved = path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
         // Whatever validates must run: the file must have a row for every simulated day.
-        do { try CaseSeries.load(path: resolved).checkCovers(start: settings.start.start, days: settings.days, path: resolved) } catch {
+        do {
+            let series = try CaseSeries.load(path: resolved)
+            try series.checkCovers(start: settings.start.start, days: settings.days, path: resolved)
+            try series.checkFits(population: settings.population.size, scale: settings.health.casesCSVScale,
+                                 start: settings.start.start, days: settings.days, path: resolved)
+        } catch {
             throw ScenarioError(problems: [ScenarioProblem(file: file, path: "health.cases_csv", message: error.description)])
         }
         settings.health.casesCSV = resolved

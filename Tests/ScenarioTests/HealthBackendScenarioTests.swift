@@ -88,4 +88,34 @@ import Testing
             #expect("\(error)".contains(":4: 2020-10-01 appears twice (first on line 2)"), "\(error)")
         }
     }
+
+    /// A country's counts with a town's scale mistyped (or a count with digits to spare) would
+    /// make everyone a case on day one, and GSL's Poisson sampler hung on such means: refused by
+    /// the first simulated day over the population, with the scale to lower.
+    @Test func casesCSVExpectingMoreResultsThanPeopleIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-fits-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = dir.appendingPathComponent("c.csv"), file = dir.appendingPathComponent("s.yaml")
+        try Data("date,cases\n2020-10-01,300\n2020-10-02,99999999999999999999\n2020-10-03,1\n".utf8).write(to: data)
+        func load(days: Int, scale: Double) throws -> LoadedScenario {
+            try """
+                start: 2020-10-01
+                days: \(days)
+                population:
+                  size: 1000
+                health:
+                  cases_csv: c.csv
+                  cases_csv_scale: \(scale)
+                """.write(to: file, atomically: true, encoding: .utf8)
+            return try ScenarioLoader.load(file: file.path)
+        }
+        #expect(throws: Never.self) { _ = try load(days: 1, scale: 1) }
+        do { _ = try load(days: 1, scale: 4); Issue.record("1,200 results a day in a town of 1,000 accepted") } catch {
+            #expect("\(error)".hasSuffix("2020-10-01 has 300 results, 1,200 a day after health.cases_csv_scale 4: more than the population (1,000); each person can test positive once"), "\(error)")
+        }
+        do { _ = try load(days: 3, scale: 1e-9); Issue.record("1e11 results a day accepted") } catch {
+            #expect("\(error)".contains("2020-10-02 has 100,000,000,000,000,000,000 results"), "\(error)")
+        }
+    }
 }

@@ -11,12 +11,16 @@ public struct CaseSeries: Sendable, Equatable {
         case unreadable(path: String)
         case malformed(path: String, line: Int, reason: String)
         case missingDay(path: String, date: String)
+        case moreThanThePopulation(path: String, date: String, count: Double, scale: Double, population: Int)
 
         public var description: String {
             switch self {
             case .unreadable(let path): return "\(path): cannot read the cases CSV (health.cases_csv)"
             case .malformed(let path, let line, let reason): return "\(path):\(line): \(reason); expected `date,cases` with an ISO date and a count ≥ 0 (health.cases_csv)"
             case .missingDay(let path, let date): return "\(path): no row for \(date), a simulated day (health.cases_csv)"
+            case .moreThanThePopulation(let path, let date, let count, let scale, let population):
+                return "\(path): \(date) has \(count.formatted()) results, \((count * scale).formatted()) a day after health.cases_csv_scale "
+                    + "\(scale.formatted()): more than the population (\(population.formatted())); each person can test positive once"
             }
         }
     }
@@ -54,6 +58,16 @@ public struct CaseSeries: Sendable, Equatable {
         }
         if counts.isEmpty { throw .malformed(path: path, line: 1, reason: "no rows") }
         return CaseSeries(countsByDay: counts)
+    }
+
+    /// Checks that no simulated day expects more positive results than there are people: a scale
+    /// meant for a town applied to a country's counts would make everyone a case on day one.
+    public func checkFits(population: Int, scale: Double, start: SimTime, days: Int, path: String) throws(LoadError) {
+        for d in 0..<days {
+            let t = start + Int64(d) * SimDuration.day
+            guard let count = countsByDay[SimClock.dayNumber(t)], count * scale > Double(population) else { continue }
+            throw .moreThanThePopulation(path: path, date: CivilCalendar.isoDateString(t), count: count, scale: scale, population: population)
+        }
     }
 
     /// Checks that every simulated day has a row.
