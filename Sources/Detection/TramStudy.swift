@@ -34,6 +34,9 @@ public struct TramStudy: Sendable {
 
     public init(measurements: [Measurement]) { self.measurements = measurements }
 
+    /// The most minutes a pair may have recorded in one band (a week).
+    public static let maximumMinutes = 10_080.0
+
     /// Reads `handset_a,handset_b,metres,db_48_50,…,db_90_100` (Scenarios/data/dublin-tram/).
     public static func load(csv path: String) throws -> [Measurement] {
         let text: String
@@ -47,9 +50,12 @@ public struct TramStudy: Sendable {
         }
         return try rows.dropFirst().map { row in
             let numbers = row.cells.map { Double($0) }
+            // Minutes are bounded by a week: they become whole seconds, summed over bands and pairs.
             guard row.cells.count == header.cells.count, numbers.allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? false }),
-                  let a = Int(row.cells[0]), let b = Int(row.cells[1]), numbers[2]! > 0 else {
-                throw StudyError("\(path):\(row.line): expected two handset numbers, a distance > 0 and \(bands.count) minute counts ≥ 0")
+                  let a = Int(row.cells[0]), let b = Int(row.cells[1]), numbers[2]! > 0,
+                  numbers[3...].allSatisfy({ $0! <= maximumMinutes }) else {
+                throw StudyError("\(path):\(row.line): expected two handset numbers, a distance > 0 and \(bands.count) minute counts "
+                                 + "from 0 to \(Int(maximumMinutes))")
             }
             return Measurement(handsets: (a, b), metres: numbers[2]!, minutes: numbers[3...].map { $0! })
         }

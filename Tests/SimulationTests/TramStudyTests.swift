@@ -25,7 +25,10 @@ import World
         let header = "handset_a,handset_b,metres," + TramStudy.bands.map { "db_\($0.lowerBound)_\($0.upperBound)" }.joined(separator: ",")
         let zeros = Array(repeating: "0", count: TramStudy.bands.count).joined(separator: ",")
         for (body, expected) in [("\(header)\n1,2,1.5,\(zeros)\n1,2,-1,\(zeros)\n", ":3:"), ("a,b\n", ":1:"),
-                                 ("\(header)\n1,2,1.5,x\n", ":2:")] {
+                                 ("\(header)\n1,2,1.5,x\n", ":2:"),
+                                 // 1e308 minutes trapped when made whole seconds (found by fuzzing).
+                                 ("\(header)\n1,2,1.5,1e308" + String(zeros.dropFirst()) + "\n", ":2: expected two handset numbers"),
+                                 ("\(header)\n1,2,1.5,10081" + String(zeros.dropFirst()) + "\n", ":2:")] {
             let file = dir.appendingPathComponent("t.csv")
             try Data(body.utf8).write(to: file)
             #expect { _ = try TramStudy.load(csv: file.path) } throws: { "\($0)".contains(file.path + expected) }
