@@ -98,4 +98,22 @@ import Testing
         #expect(abs(delay.upperQuantile(1e-9) - 218.65) < 0.05)
         #expect(Delay(mean: 24, sd: 0).upperQuantile(1e-9) == 24)
     }
+
+    /// Extreme means and spreads that pass the keys' ranges: a retry delay of 1e-320 minutes
+    /// (sd 15) made the gamma's scale infinite and its draw NaN, which trapped as seconds (found
+    /// by `.ci/fuzz-scenarios`). Every draw and quantile is now a finite delay ≥ 0.
+    @Test func delaysWithNegligibleMeansOrSpreadsAreFinite() {
+        let rng = RandomStream(seed: 1, stream: "delay")
+        for (mean, sd, expected) in [(1e-320, 15.0, 0.0), (5e-324, 1e-3, 0.0), (30.0, 1e-320, 30.0), (30.0, 5e-324, 30.0),
+                                     (1e-300, 1e-300, nil), (0, 5, 0), (7, 0, 7)] as [(Double, Double, Double?)] {
+            let delay = Delay(mean: mean, sd: sd)
+            for x in (0..<200).map({ _ in delay.draw(rng) }) + [delay.upperQuantile(1e-9)] {
+                #expect(x.isFinite && x >= 0, "mean \(mean), sd \(sd): \(x)")
+                if let expected { #expect(x == expected, "mean \(mean), sd \(sd)") }
+            }
+            #expect(Int64(exactly: (delay.draw(rng) * 60).rounded()) != nil)
+        }
+        let usual = Delay(mean: 30, sd: 15), again = RandomStream(seed: 1, stream: "delay-usual"), gsl = RandomStream(seed: 1, stream: "delay-usual")
+        #expect((0..<100).map { _ in usual.draw(again) } == (0..<100).map { _ in gsl.gamma(shape: 4, scale: 7.5) })
+    }
 }

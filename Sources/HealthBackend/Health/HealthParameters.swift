@@ -14,18 +14,29 @@ public struct Delay: Sendable, Equatable {
     }
 
     public func draw(_ rng: RandomStream) -> Double {
-        guard mean > 0 else { return 0 }
-        guard sd > 0 else { return mean }
-        let shape = (mean / sd) * (mean / sd)
+        guard let shape = gammaShape else { return degenerate }
         return rng.gamma(shape: shape, scale: mean / shape)
     }
 
     /// A delay that a draw exceeds with probability `q`.
     public func upperQuantile(_ q: Double) -> Double {
-        guard mean > 0 else { return 0 }
-        guard sd > 0 else { return mean }
-        let shape = (mean / sd) * (mean / sd)
+        guard let shape = gammaShape else { return degenerate }
         return Quantiles.gammaUpper(q, shape: shape, scale: mean / shape)
+    }
+
+    /// The gamma's shape, nil when the delay is a constant: no mean, no spread, a spread too
+    /// small beside the mean for the shape to be finite, or a mean so small beside its spread
+    /// that the shape underflows (the scale would be infinite and the draw NaN: a retry delay of
+    /// 1e-320 minutes trapped when it became seconds).
+    private var gammaShape: Double? {
+        guard mean > 0, sd > 0 else { return nil }
+        let shape = (mean / sd) * (mean / sd)
+        return shape.isFinite && shape >= Double.leastNormalMagnitude ? shape : nil
+    }
+
+    /// A constant delay: its mean, or 0 without a mean or when the mean is nothing beside its spread.
+    private var degenerate: Double {
+        mean > 0 && (sd <= 0 || (mean / sd) * (mean / sd) >= Double.leastNormalMagnitude) ? mean : 0
     }
 }
 
