@@ -1,4 +1,5 @@
 import Foundation
+import GSL
 
 /// How much a second thread gives a whole run, against what the machine gives two independent
 /// processes at the same moment (issue 21's yardstick: ENSim's 1 → 2 thread speed-up should be
@@ -52,8 +53,7 @@ public struct ParallelBenchmark {
                                   tPair: max(try Self.wall(a), try Self.wall(b))))
         }
         let efficiencies = measured.map(\.efficiency).sorted()
-        let median = efficiencies.count % 2 == 1 ? efficiencies[efficiencies.count / 2]
-            : (efficiencies[efficiencies.count / 2 - 1] + efficiencies[efficiencies.count / 2]) / 2
+        let median = Statistics.median(efficiencies)
         let t1 = measured.map(\.t1).min()!, t2 = measured.map(\.t2).min()!, pair = measured.map(\.tPair).min()!
         let speedup = t1 / t2, pairSpeedup = 2 * t1 / pair
         // Each phase's best time over the rounds on one thread and on two.
