@@ -5,7 +5,6 @@ import CGSL
 public enum Proportion {
     /// Exact Clopper–Pearson interval from the beta quantile function (`gsl_cdf_beta_Pinv`).
     public static func clopperPearson(successes x: Int, trials n: Int, confidence: Double = 0.95) -> ConfidenceInterval {
-        returnGSLErrors()
         precondition(n > 0 && x >= 0 && x <= n, "Clopper–Pearson needs 0 <= successes <= trials, trials > 0")
         let alpha = 1 - confidence
         let lower = x == 0 ? 0 : betaQuantile(alpha / 2, Double(x), Double(n - x + 1))
