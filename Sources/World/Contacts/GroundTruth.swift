@@ -82,9 +82,7 @@ public struct GroundTruthDay: Sendable {
                 out.within[at + n - 1] += c.within
                 out.seconds[at + n - 1] += c.total
             } else {
-                (out.pairs.baseAddress! + at + n).initialize(to: c.pair)
-                (out.within.baseAddress! + at + n).initialize(to: c.within)
-                (out.seconds.baseAddress! + at + n).initialize(to: c.total)
+                out.initialize(at + n, pair: c.pair, within: c.within, seconds: c.total)
                 n += 1
             }
         }
@@ -116,6 +114,13 @@ public struct GroundTruthDay: Sendable {
         let pairs: UnsafeMutableBufferPointer<UInt64>
         let within: UnsafeMutableBufferPointer<Int32>
         let seconds: UnsafeMutableBufferPointer<Int32>
+
+        /// Writes entry `i` (not yet initialized).
+        func initialize(_ i: Int, pair: UInt64, within: Int32, seconds: Int32) {
+            (self.pairs.baseAddress! + i).initialize(to: pair)
+            (self.within.baseAddress! + i).initialize(to: within)
+            (self.seconds.baseAddress! + i).initialize(to: seconds)
+        }
 
         /// Moves `count` entries (initialized) from `from` down to `to` (≤ `from`).
         func move(from: Int, to: Int, count: Int) {
@@ -181,9 +186,7 @@ public struct GroundTruthDay: Sendable {
             chunks.forEach(threads: threads) { range in
                 var at = starts[chunks.shard(of: range)]
                 for i in range where keeps(i) {
-                    (out.pairs.baseAddress! + at).initialize(to: pairs[i])
-                    (out.within.baseAddress! + at).initialize(to: within[i])
-                    (out.seconds.baseAddress! + at).initialize(to: total[i])
+                    out.initialize(at, pair: pairs[i], within: within[i], seconds: total[i])
                     at += 1
                 }
             }
