@@ -14,29 +14,35 @@ public struct Delay: Sendable, Equatable {
     }
 
     public func draw(_ rng: RandomStream) -> Double {
-        guard let shape = gammaShape else { return degenerate }
-        return rng.gamma(shape: shape, scale: mean / shape)
+        switch form {
+        case .constant(let delay): delay
+        case .gamma(let shape): rng.gamma(shape: shape, scale: mean / shape)
+        }
     }
 
     /// A delay that a draw exceeds with probability `q`.
     public func upperQuantile(_ q: Double) -> Double {
-        guard let shape = gammaShape else { return degenerate }
-        return Quantiles.gammaUpper(q, shape: shape, scale: mean / shape)
+        switch form {
+        case .constant(let delay): delay
+        case .gamma(let shape): Quantiles.gammaUpper(q, shape: shape, scale: mean / shape)
+        }
     }
 
-    /// The gamma's shape, nil when the delay is a constant: no mean, no spread, a spread too
-    /// small beside the mean for the shape to be finite, or a mean so small beside its spread
-    /// that the shape underflows (the scale would be infinite and the draw NaN: a retry delay of
-    /// 1e-320 minutes trapped when it became seconds).
-    private var gammaShape: Double? {
-        guard mean > 0, sd > 0 else { return nil }
+    private enum Form {
+        case constant(Double)
+        case gamma(shape: Double)
+    }
+
+    /// A gamma, or a constant when there is no mean or no spread. Extremes within the keys'
+    /// ranges are constants too: a spread negligible beside the mean (an infinite shape) is the
+    /// mean, and a mean negligible beside its spread (a shape that underflows, so an infinite
+    /// scale and a NaN draw: a retry delay of 1e-320 minutes trapped when it became seconds) is 0.
+    private var form: Form {
+        guard mean > 0 else { return .constant(0) }
+        guard sd > 0 else { return .constant(mean) }
         let shape = (mean / sd) * (mean / sd)
-        return shape.isFinite && shape >= Double.leastNormalMagnitude ? shape : nil
-    }
-
-    /// A constant delay: its mean, or 0 without a mean or when the mean is nothing beside its spread.
-    private var degenerate: Double {
-        mean > 0 && (sd <= 0 || (mean / sd) * (mean / sd) >= Double.leastNormalMagnitude) ? mean : 0
+        guard shape.isFinite else { return .constant(mean) }
+        return shape >= Double.leastNormalMagnitude ? .gamma(shape: shape) : .constant(0)
     }
 }
 
