@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The processes a sweep started (`ensim run`, the Dask client). Foundation spawns each child in a
 /// process group of its own, so Ctrl-C on a terminal reaches the sweep but not them: on SIGINT or
@@ -16,8 +17,31 @@ public enum ChildProcesses {
         p.initialize(repeating: 0, count: capacity)
         return p
     }()
-    /// The signal being passed on, once one came: a child registered after it is stopped at once.
-    nonisolated(unsafe) static var stopping: Int32 = 0
+    /// The signal being passed on, once one came: a child registered after it is stopped at once,
+    /// and no child is started after it.
+    static let stopping = Atomic<Int32>(0)
+    /// Children being started and not yet registered: the handler waits for them, or a child started
+    /// just as the signal came would outlive the sweep, unseen.
+    static let starting = Atomic<Int>(0)
+
+    /// Starts `process` and registers it, so a signal arriving meanwhile stops it too. The signals are
+    /// blocked on this thread meanwhile, so the handler never waits on the start it interrupted
+    /// (Foundation clears the child's signal mask).
+    static func start(_ process: Process) throws {
+        var signals = sigset_t(), previous = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, &previous)
+        starting.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            starting.subtract(1, ordering: .sequentiallyConsistent)
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        guard stopping.load(ordering: .sequentiallyConsistent) == 0 else { throw CancellationError() }
+        try process.run()
+        add(process.processIdentifier)
+    }
     nonisolated(unsafe) static var message: UnsafeMutablePointer<CChar>?
     static let lock = NSLock()
 
@@ -25,7 +49,8 @@ public enum ChildProcesses {
         lock.lock()
         if let free = (0..<capacity).first(where: { slots[$0] == 0 }) { slots[free] = pid }
         lock.unlock()
-        if stopping != 0 { kill(pid, stopping) }
+        let signal = stopping.load(ordering: .sequentiallyConsistent)
+        if signal != 0 { kill(pid, signal) }
     }
 
     static func remove(_ pid: Int32) {
@@ -40,12 +65,13 @@ public enum ChildProcesses {
         _ = slots
         message = strdup("interrupted: running runs stopped; complete runs are kept, run the same command to resume\n")
         let handler: @convention(c) (Int32) -> Void = { number in
-            ChildProcesses.stopping = number
+            ChildProcesses.stopping.store(number, ordering: .sequentiallyConsistent)
             ChildProcesses.signalAll(number)
             // A child that blocks or ignores the signal (inherited from whoever started the sweep) gets
             // SIGKILL after 2 s; the executors' threads clear the slots of children that exit.
             var waited = 0
-            while waited < 40, (0..<ChildProcesses.capacity).contains(where: { ChildProcesses.slots[$0] > 0 }) {
+            while waited < 40, ChildProcesses.starting.load(ordering: .sequentiallyConsistent) > 0
+                || (0..<ChildProcesses.capacity).contains(where: { ChildProcesses.slots[$0] > 0 }) {
                 usleep(50_000)
                 waited += 1
             }

@@ -72,10 +72,11 @@ public struct DaskExecutor: SweepExecutor, Sendable {
         process.standardError = errors
         let errorText = ErrorTail()
         errors.fileHandleForReading.readabilityHandler = { handle in errorText.append(handle.availableData) }
-        do { try process.run() } catch {
+        do { try ChildProcesses.start(process) } catch is CancellationError {
+            throw ClientError(description: "interrupted before the Dask client started")
+        } catch {
             throw ClientError(description: "cannot start \(python): \(error.localizedDescription)")
         }
-        ChildProcesses.add(process.processIdentifier)
         defer { ChildProcesses.remove(process.processIdentifier) }
         // One line per finished run: "ok ID" or "failed ID MESSAGE".
         var buffer = Data()

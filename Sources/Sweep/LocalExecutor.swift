@@ -62,10 +62,11 @@ public struct LocalExecutor: SweepExecutor, Sendable {
         // Foundation's waitUntilExit polls every 50 ms on Linux: a tenth of a tiny run. Be told instead.
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch {
+        do { try ChildProcesses.start(process) } catch is CancellationError {
+            return "interrupted before it started"
+        } catch {
             return "cannot start \(executable.path): \(error.localizedDescription)"
         }
-        ChildProcesses.add(process.processIdentifier)
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
         ChildProcesses.remove(process.processIdentifier)
