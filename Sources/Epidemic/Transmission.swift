@@ -87,8 +87,8 @@ final class TransmissionRecorder: ContactRecorder {
         guard infectiousness > 0 else { return }
         var dose = 0.0
         for s in c.segments {
-            let m = max(Double(s.metres), 0.1)
-            dose += Double(s.seconds) / 60 * min(1, 1 / (m * m))
+            // 1/m², at most 1 (within a metre); the segment holds log10 of the distance.
+            dose += Double(s.seconds) / 60 * (s.log10Metres <= 0 ? 1 : pow(10, -2 * s.log10Metres))
         }
         let hazard = history.parameters.hazardPerMinute * history.parameters.layerFactors[c.layer.rawValue] * infectiousness * dose
         rng.reseed(family, index: key)

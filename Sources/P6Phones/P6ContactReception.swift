@@ -27,8 +27,8 @@ public enum P6ContactReception {
                 let a = max(lo, epoch.sliceStart(s)), b = min(hi, epoch.sliceStart(s) + Int64(epoch.sliceDuration))
                 guard b - a >= 1 else { continue }
                 let t = a + (b - a) / 2
-                let metres = distance(at: t, segments: segments, start: start)
-                let mean = model.meanAttenuation(metres: metres, layer: layer, extraLoss: extraLoss)
+                let mean = model.meanAttenuation(log10Metres: log10Distance(at: t, segments: segments, start: start), layer: layer,
+                                                 extraLoss: extraLoss)
                 let look = min(Double(b - a), p.scanWindowSeconds)
                 let adverts = max(1, Int(look * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound)))
                 let heard = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
@@ -41,12 +41,13 @@ public enum P6ContactReception {
         }
     }
 
-    package static func distance(at t: SimTime, segments: UnsafeBufferPointer<ContactSegment>, start: SimTime) -> Float {
+    /// The base-10 logarithm of the distance at `t` (`ContactSegment.log10Metres`).
+    package static func log10Distance(at t: SimTime, segments: UnsafeBufferPointer<ContactSegment>, start: SimTime) -> Double {
         var segmentEnd = start
         for segment in segments {
             segmentEnd += Int64(segment.seconds)
-            if t < segmentEnd { return segment.metres }
+            if t < segmentEnd { return segment.log10Metres }
         }
-        return segments.last?.metres ?? 0
+        return segments.last?.log10Metres ?? -1
     }
 }

@@ -1,4 +1,5 @@
 import EventEngine
+import Foundation
 import GSL
 @testable import Simulation
 import Testing
@@ -44,9 +45,9 @@ import Testing
                 #expect(c.a == Int32(person) && c.b != c.a && (0..<20_000).contains(c.b))
                 let duration = c.segments.reduce(0) { $0 + Int64($1.seconds) }
                 #expect(duration >= 60 && c.start >= Self.thursday && c.start + duration <= Self.thursday + 86_400)
-                #expect(c.segments.allSatisfy { $0.seconds > 0 && $0.metres >= 0.3 && $0.metres <= 10 })
+                #expect(c.segments.allSatisfy { $0.seconds > 0 && ContactShape.log10MetresRange.contains($0.log10Metres) })
                 if c.layer == .household { #expect(n.householdOf[Int(c.b)] == n.householdOf[person] && c.b > c.a) }
-                if c.layer == .transport { #expect(c.segments.allSatisfy { (1...3).contains($0.metres) }) }
+                if c.layer == .transport { #expect(c.segments.allSatisfy { (0...log10(3.0)).contains($0.log10Metres) }) }
             }
         }
     }
@@ -154,5 +155,25 @@ import Testing
             #expect(v.duration == 600)
             #expect(v.seconds(within: 2) == 500)
         }
+    }
+
+    /// Durations and distances are the layer's log-normals, drawn in log space: the share below the
+    /// median and below median·e^(−σ) is Φ(0) and Φ(−1), and the mean duration is the layer's.
+    @Test func durationsAndDistancesFollowTheLayersLogNormals() {
+        let p = ContactParameters(), shape = ContactShape(layer: .community, parameters: p)
+        var minutes: [Double] = [], log10Metres: [Double] = []
+        var maker = ContactMaker(person: 0, midnight: 0, stream: RandomStream(seed: 3, stream: "shapes", generator: .taus2),
+                                 segments: []) { c in
+            minutes.append(Double(c.duration) / 60)
+            log10Metres.append(contentsOf: c.segments.map(\.log10Metres))
+        }
+        for _ in 0..<40_000 { maker.contact(with: 1, startWindow: 3600...3600, shape: shape) }
+        let mean = minutes.reduce(0, +) / Double(minutes.count)
+        let sd = (minutes.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(minutes.count - 1)).squareRoot()
+        #expect(abs(mean - p.communityMinutesMean) < 4 * sd / Double(minutes.count).squareRoot())
+        let median = log10(p.communityMetresMedian), below = { (x: Double) in log10Metres.filter { $0 < x }.count }
+        #expect(Proportion.clopperPearson(successes: below(median), trials: log10Metres.count, confidence: 0.999).contains(0.5))
+        #expect(Proportion.clopperPearson(successes: below(median - 0.5 / M_LN10), trials: log10Metres.count, confidence: 0.999)
+            .contains(0.158_655))
     }
 }

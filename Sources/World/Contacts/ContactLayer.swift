@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a contact happens; each layer has its own generator and radio environment.
 public enum ContactLayer: Int, CaseIterable, Sendable {
     case household, workplace, school, community, transport
@@ -5,15 +7,23 @@ public enum ContactLayer: Int, CaseIterable, Sendable {
     public var name: String { ["household", "workplace", "school", "community", "transport"][rawValue] }
 }
 
-/// One stretch of a contact at a constant distance.
+/// One stretch of a contact at a constant distance, kept as its base-10 logarithm (distances
+/// below 0.1 m count as 0.1 m): the radio's path loss needs the logarithm, and contacts draw it
+/// directly, without an exp and a log per segment.
 public struct ContactSegment: Sendable, Equatable {
     public var seconds: Int32
-    public var metres: Float
+    public var log10Metres: Double
 
     public init(seconds: Int32, metres: Float) {
-        self.seconds = seconds
-        self.metres = metres
+        self.init(seconds: seconds, log10Metres: log10(max(Double(metres), 0.1)))
     }
+
+    public init(seconds: Int32, log10Metres: Double) {
+        self.seconds = seconds
+        self.log10Metres = log10Metres
+    }
+
+    public var metres: Double { pow(10, log10Metres) }
 }
 
 /// A contact between two people: when, how long, where, and how far apart over time.
@@ -28,7 +38,10 @@ public struct ContactView {
     public var duration: Int32 { segments.reduce(0) { $0 + $1.seconds } }
 
     /// Seconds spent within `metres`: the ground truth behind the close-contact rule.
-    public func seconds(within metres: Float) -> Int32 {
-        segments.reduce(0) { $0 + ($1.metres <= metres ? $1.seconds : 0) }
+    public func seconds(within metres: Float) -> Int32 { seconds(withinLog10Metres: log10(max(Double(metres), 0.1))) }
+
+    /// `seconds(within:)` for a distance given by its base-10 logarithm (worked out once by callers that ask per contact).
+    public func seconds(withinLog10Metres bound: Double) -> Int32 {
+        segments.reduce(0) { $0 + ($1.log10Metres <= bound ? $1.seconds : 0) }
     }
 }

@@ -167,11 +167,17 @@ package struct Groups {
     package var bytes: Int { (groupOf.count + offsets.count + members.count) * 4 }
 }
 
-/// A layer's log-normal locations: of contact durations (minutes) and of distances (metres).
+/// A layer's log-normal locations: of contact durations (minutes) and of distances (metres,
+/// as the base-10 logarithm of the median, since segments keep log10 distances).
 package struct ContactShape {
     package static let durationSigma = 0.6
+    /// The log-sd of distances (natural log), and the same spread in base 10.
+    package static let metresSigma = 0.5
+    package static let log10MetresSigma = metresSigma / M_LN10
+    /// Distances are clamped to 0.3…10 m.
+    package static let log10MetresRange = log10(0.3)...1.0
     package let durationZeta: Double
-    package let metresZeta: Double
+    package let log10MetresMedian: Double
 
     package init(layer: ContactLayer, parameters p: ContactParameters) {
         let (minutes, metres): (Double, Double) = switch layer {
@@ -182,7 +188,7 @@ package struct ContactShape {
         case .transport: (p.transportMinutesMean, 1)  // riders' distances are uniform (`transportMetresRange`)
         }
         durationZeta = log(minutes) - Self.durationSigma * Self.durationSigma / 2
-        metresZeta = log(metres)
+        log10MetresMedian = log10(metres)
     }
 }
 
@@ -220,8 +226,9 @@ package struct ContactMaker {
     }
 
     /// Log-normal with the layer's mean and log-sd `ContactShape.durationSigma`, in whole seconds, at least a minute.
+    /// The normal comes from the ziggurat (GSL's log-normal uses the polar method: a log and a root more).
     package func duration(_ shape: ContactShape) -> Int32 {
-        let minutes = stream.lognormal(zeta: shape.durationZeta, sigma: ContactShape.durationSigma)
+        let minutes = exp(shape.durationZeta + stream.normal(sd: ContactShape.durationSigma))
         return Int32(max(60, min(minutes * 60, 12 * 3600)))
     }
 
@@ -231,11 +238,12 @@ package struct ContactMaker {
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(shape), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
-        let zeta = shape.metresZeta
+        let median = shape.log10MetresMedian, range = ContactShape.log10MetresRange
         while remaining > 0 {
             let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
-            let metres = min(10, max(0.3, stream.lognormal(zeta: zeta, sigma: 0.5)))
-            segments.append(ContactSegment(seconds: piece, metres: Float(metres)))
+            // Log-normal distance drawn as its logarithm: the radio and the ground truth need no exp.
+            let log10Metres = min(range.upperBound, max(range.lowerBound, median + stream.normal(sd: ContactShape.log10MetresSigma)))
+            segments.append(ContactSegment(seconds: piece, log10Metres: log10Metres))
             remaining -= piece
         }
         send(other: other, start: start)

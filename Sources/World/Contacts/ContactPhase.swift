@@ -1,4 +1,5 @@
 import EventEngine
+import Foundation
 import GSL
 import SimulationCore
 
@@ -29,7 +30,7 @@ package enum ContactPhase {
         let people = population.size
         let layout = ShardLayout(count: people, threads: threads, shardsPerThread: 8)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
-        let within = Float(network.parameters.closeContactMetres)
+        let within = log10(max(network.parameters.closeContactMetres, 0.1))
         for o in observers { o.beginShards(layout.shards) }
         for o in everyContact { o.beginShards(layout.shards) }
         let shared = Observers(all: observers)
@@ -52,7 +53,7 @@ package enum ContactPhase {
                     if let gate = sharedEvery.gate, gate.removes(c) { return }
                     for r in everyRecorders { r.record(c, key: key) }
                     out.byLayer[c.layer.rawValue] += 1
-                    out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(within: within), total: c.duration))
+                    out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(withinLog10Metres: within), total: c.duration))
                     let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
                     if pa >= 0 && pb >= 0 {
                         out.appPairContacts += 1

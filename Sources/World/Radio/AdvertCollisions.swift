@@ -190,7 +190,7 @@ package final class PresenceRecorder: AppContactRecorder, @unchecked Sendable {
                                      directionKey: directionKey, stream: stream, directionFamily: radioFamily, contactFamily: reciprocalFamily)
         for segment in contact.segments {
             let end = start + Int32(segment.seconds)
-            let a = radio.model.meanAttenuation(metres: segment.metres, layer: contact.layer, extraLoss: loss)
+            let a = radio.model.meanAttenuation(log10Metres: segment.log10Metres, layer: contact.layer, extraLoss: loss)
             entries.append((Int32(receiver), AdvertiserPresence.Span(start: start, end: end, other: Int32(sender), attenuation: Float(a))))
             start = end
         }

@@ -39,8 +39,13 @@ public struct ChannelModel: Sendable {
     /// losses (placements, body, shadowing, calibration errors) summed in `extraLoss`.
     @inline(__always)
     public func meanAttenuation(metres: Float, layer: ContactLayer, extraLoss: Double) -> Double {
-        let d = max(Double(metres), 0.1)
-        return parameters.attenuationAt1m + parameters.environmentLoss[layer.rawValue] + 10 * parameters.pathLossExponent[layer.rawValue] * log10(d)
+        meanAttenuation(log10Metres: log10(max(Double(metres), 0.1)), layer: layer, extraLoss: extraLoss)
+    }
+
+    /// `meanAttenuation(metres:layer:extraLoss:)` at a distance given by its base-10 logarithm (a `ContactSegment`'s).
+    @inline(__always)
+    public func meanAttenuation(log10Metres: Double, layer: ContactLayer, extraLoss: Double) -> Double {
+        parameters.attenuationAt1m + parameters.environmentLoss[layer.rawValue] + 10 * parameters.pathLossExponent[layer.rawValue] * log10Metres
             + extraLoss
     }
 

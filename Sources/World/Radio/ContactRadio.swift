@@ -31,7 +31,7 @@ public enum ContactRadio {
         let end = start + Int64(segments.reduce(0) { $0 + Int($1.seconds) })
         var scan = scans.firstScan(atOrAfter: start)
         // A segment's mean attenuation is computed once, for all the scans that fall in it.
-        var mean = segments.isEmpty ? 0 : model.meanAttenuation(metres: segments[0].metres, layer: layer, extraLoss: extraLoss)
+        var mean = segments.isEmpty ? 0 : model.meanAttenuation(log10Metres: segments[0].log10Metres, layer: layer, extraLoss: extraLoss)
         while scan.time < end {
             let t = scan.time, sinceLast = scan.secondsSinceLastScan
             defer { scan = scans.next(after: scan) }
@@ -40,7 +40,7 @@ public enum ContactRadio {
                     segment += 1
                     segmentEnd += Int64(segments[segment].seconds)
                 } while t >= segmentEnd && segment + 1 < segments.count
-                mean = model.meanAttenuation(metres: segments[segment].metres, layer: layer, extraLoss: extraLoss)
+                mean = model.meanAttenuation(log10Metres: segments[segment].log10Metres, layer: layer, extraLoss: extraLoss)
             }
             let adverts = Int(p.scanWindowSeconds * 1000 / stream.uniform(p.advertIntervalMs.lowerBound, p.advertIntervalMs.upperBound))
             let scan = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
