@@ -60,10 +60,10 @@ public struct RunEstimate: Sendable, Equatable {
         public static let overhead = 1.05
         /// Wall seconds per person-day on one thread of the benchmark machine: contacts and what
         /// does not depend on the app, plus the radio and encounters of app-pair contacts (∝ adoption²).
-        /// Fitted to two idle runs on 2 threads: 1 M × 28 at 40% adoption (130 s) and
-        /// national-10m.yaml at 16.3% (8 min 47 s); docs/benchmarks.md.
-        public static let secondsPerPersonDay = 2.2e-6
-        public static let secondsPerPersonDayPerAdoptionSquared = 34.5e-6
+        /// Fitted to two idle runs on 2 threads: 1 M × 28 at 40% adoption (103.5 s) and
+        /// national-10m.yaml at 16.3% (7 min 2 s); docs/benchmarks.md.
+        public static let secondsPerPersonDay = 1.8e-6
+        public static let secondsPerPersonDayPerAdoptionSquared = 27.3e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
     }
@@ -133,8 +133,20 @@ public struct RunEstimate: Sendable, Equatable {
     }
 
     /// "12.3 GB" / "850 MB".
-    public static func bytesText(_ bytes: Int64) -> String {
-        bytes >= 1_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.0f MB", Double(bytes) / 1e6)
+    public static func bytesText(_ bytes: Int64) -> String { bytesText(bytes, decimals: 1) }
+
+    /// Two amounts set against each other in one message ("needs … but … is available"), with as many
+    /// decimals as it takes for different amounts to read differently (up to three).
+    public static func bytesTexts(_ a: Int64, _ b: Int64) -> (String, String) {
+        var decimals = 1
+        while decimals < 3, a != b, bytesText(a, decimals: decimals) == bytesText(b, decimals: decimals) { decimals += 1 }
+        return (bytesText(a, decimals: decimals), bytesText(b, decimals: decimals))
+    }
+
+    /// GB with `decimals` decimals, or MB with one fewer.
+    private static func bytesText(_ bytes: Int64, decimals: Int) -> String {
+        bytes >= 1_000_000_000 ? String(format: "%.\(decimals)f GB", Double(bytes) / 1e9)
+            : String(format: "%.\(decimals - 1)f MB", Double(bytes) / 1e6)
     }
 
     /// "3 min" / "2.5 h" / "40 s".

@@ -81,14 +81,16 @@ struct RunCommand: ParsableCommand {
             return
         }
         if !ignoreMemoryCheck, let available = RunEstimate.availableBytes(), needs.peakBytes > available {
-            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.peakBytes)) "
-                          + "of memory (\(config.days) days) but \(RunEstimate.bytesText(available)) is available; use a smaller "
+            let (needed, held) = RunEstimate.bytesTexts(needs.peakBytes, available)
+            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(needed) "
+                          + "of memory (\(config.days) days) but \(held) is available; use a smaller "
                           + "population.size or fewer days, or --ignore-memory-check to try anyway")
             throw ExitCode(2)
         }
         if !ignoreMemoryCheck, let free = RunEstimate.availableDiskBytes(), needs.diskBytes > free {
-            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(RunEstimate.bytesText(needs.diskBytes)) "
-                          + "of temporary files (\(config.days) days) but \(RunEstimate.bytesText(free)) is free in "
+            let (needed, held) = RunEstimate.bytesTexts(needs.diskBytes, free)
+            Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(needed) "
+                          + "of temporary files (\(config.days) days) but \(held) is free in "
                           + "\(RunEstimate.temporaryFolder); set TMPDIR to a folder with more space, use a smaller "
                           + "population.size or fewer days, or --ignore-memory-check to try anyway")
             throw ExitCode(2)

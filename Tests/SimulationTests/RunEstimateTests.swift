@@ -66,4 +66,14 @@ import World
         #expect(RunEstimate.bytesText(2_500_000_000) == "2.5 GB" && RunEstimate.bytesText(98_000_000) == "98 MB")
         #expect(RunEstimate.durationText(30) == "30 s" && RunEstimate.durationText(600) == "10 min" && RunEstimate.durationText(9000) == "2.5 h")
     }
+
+    /// "needs about 24.6 GB … but 24.6 GB is available" read as a contradiction: amounts set against
+    /// each other get the decimals that tell them apart.
+    @Test func amountsComparedInOneMessageReadDifferently() {
+        #expect(RunEstimate.bytesTexts(24_640_000_000, 24_610_000_000) == ("24.64 GB", "24.61 GB"))
+        #expect(RunEstimate.bytesTexts(24_600_400_000, 24_600_100_000) == ("24.600 GB", "24.600 GB"))
+        #expect(RunEstimate.bytesTexts(2_500_000_000, 1_200_000_000) == ("2.5 GB", "1.2 GB"))
+        #expect(RunEstimate.bytesTexts(98_400_000, 98_100_000) == ("98.4 MB", "98.1 MB"))
+        #expect(RunEstimate.bytesTexts(5_000_000_000, 5_000_000_000) == ("5.0 GB", "5.0 GB"))
+    }
 }
