@@ -48,6 +48,6 @@ public enum P6ContactReception {
             segmentEnd += Int64(segment.seconds)
             if t < segmentEnd { return segment.log10Metres }
         }
-        return segments.last?.log10Metres ?? -1
+        return segments.last?.log10Metres ?? ContactSegment.log10Metres(0)
     }
 }

@@ -15,7 +15,7 @@ public struct ContactSegment: Sendable, Equatable {
     public var log10Metres: Double
 
     public init(seconds: Int32, metres: Float) {
-        self.init(seconds: seconds, log10Metres: log10(max(Double(metres), 0.1)))
+        self.init(seconds: seconds, log10Metres: Self.log10Metres(Double(metres)))
     }
 
     public init(seconds: Int32, log10Metres: Double) {
@@ -23,7 +23,8 @@ public struct ContactSegment: Sendable, Equatable {
         self.log10Metres = log10Metres
     }
 
-    public var metres: Double { pow(10, log10Metres) }
+    /// log10 of `metres` as a segment keeps it (below 0.1 m counts as 0.1 m).
+    public static func log10Metres(_ metres: Double) -> Double { log10(max(metres, 0.1)) }
 }
 
 /// A contact between two people: when, how long, where, and how far apart over time.
@@ -38,7 +39,7 @@ public struct ContactView {
     public var duration: Int32 { segments.reduce(0) { $0 + $1.seconds } }
 
     /// Seconds spent within `metres`: the ground truth behind the close-contact rule.
-    public func seconds(within metres: Float) -> Int32 { seconds(withinLog10Metres: log10(max(Double(metres), 0.1))) }
+    public func seconds(within metres: Float) -> Int32 { seconds(withinLog10Metres: ContactSegment.log10Metres(Double(metres))) }
 
     /// `seconds(within:)` for a distance given by its base-10 logarithm (worked out once by callers that ask per contact).
     public func seconds(withinLog10Metres bound: Double) -> Int32 {

@@ -1,5 +1,4 @@
 import EventEngine
-import Foundation
 import GSL
 import SimulationCore
 
@@ -30,7 +29,7 @@ package enum ContactPhase {
         let people = population.size
         let layout = ShardLayout(count: people, threads: threads, shardsPerThread: 8)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
-        let within = log10(max(network.parameters.closeContactMetres, 0.1))
+        let within = ContactSegment.log10Metres(network.parameters.closeContactMetres)
         for o in observers { o.beginShards(layout.shards) }
         for o in everyContact { o.beginShards(layout.shards) }
         let shared = Observers(all: observers)

@@ -39,7 +39,7 @@ public struct ChannelModel: Sendable {
     /// losses (placements, body, shadowing, calibration errors) summed in `extraLoss`.
     @inline(__always)
     public func meanAttenuation(metres: Float, layer: ContactLayer, extraLoss: Double) -> Double {
-        meanAttenuation(log10Metres: log10(max(Double(metres), 0.1)), layer: layer, extraLoss: extraLoss)
+        meanAttenuation(log10Metres: ContactSegment.log10Metres(Double(metres)), layer: layer, extraLoss: extraLoss)
     }
 
     /// `meanAttenuation(metres:layer:extraLoss:)` at a distance given by its base-10 logarithm (a `ContactSegment`'s).
