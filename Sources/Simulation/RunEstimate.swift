@@ -15,6 +15,11 @@ public struct RunEstimate: Sendable, Equatable {
     /// Temporary files at their largest: the encounters' metadata and scans, and the close contacts.
     public var diskBytes: Int64
     public var seconds: Double
+    /// Of `peakBytes`: what P6's scaled replay adds (the relayed receptions and the co-location
+    /// matches they make); it grows with the square of the relay devices per app phone.
+    public var replayBytes: Int64 = 0
+    /// P6 scaled replay's relay devices per app phone on a day of relaying (0 without replay).
+    public var replayRelaysPerPhone = 0.0
 
     /// Measured at 1,000,000 people × 28 days with 40% app users: 1.24 GB peak since a day's
     /// encounter metadata and scans go to disk (`ensim bench population`, docs/benchmarks.md).
@@ -66,6 +71,14 @@ public struct RunEstimate: Sendable, Equatable {
         public static let secondsPerPersonDayPerAdoptionSquared = 27.3e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
+        /// P6 scaled replay, per app phone and day of relaying, with ρ relay devices per app phone:
+        /// (a·ρ + b·ρ²) bytes. Fitted to Scenarios/p6-replay-clean.yaml run 2 days (2, 6.7, 13 and
+        /// 20 relays per phone: 10, 90, 330 and 740 kB per phone; 764 kB with twice the phones);
+        /// 14-day runs with 300 and 1,000 attacks came within −19% and +12% (docs/model/p6.md).
+        public static let replayBytesPerRelay = 1_620.0
+        public static let replayBytesPerRelaySquared = 1_764.0
+        /// One thread's seconds per app phone, relay device per phone and day of relaying (the same runs).
+        public static let replaySecondsPerRelay = 615e-6
     }
 
     public init(config: SimulationConfig) {
@@ -93,14 +106,31 @@ public struct RunEstimate: Sendable, Equatable {
         if config.runsCounterfactual {
             bytes += Double(people) * C.bytesPerPerson + Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient + epidemicBytes
         }
-        peakBytes = Int64(C.fixedBytes + bytes * C.overhead)
+        let replay = Self.replay(config, appPhones: appPhones)
+        replayRelaysPerPhone = replay.density
+        replayBytes = Int64(Double(appPhones) * replay.days * (C.replayBytesPerRelay * replay.density
+            + C.replayBytesPerRelaySquared * replay.density * replay.density) * C.overhead)
+        peakBytes = Int64(C.fixedBytes + bytes * C.overhead) + replayBytes
         let spilledEncounterBytes = encounterBytes - rpiBytes - C.rowStartBytesPerAppPhoneDay
         diskBytes = Int64(Double(appPhones) * spilledEncounterBytes * min(days, 14) + Double(people) * C.closeContactDiskBytesPerPersonDay * days)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
-        seconds = Double(people) * days * perPersonDay / (1 + C.extraThreadEfficiency * (threads - 1))
+        let replaySeconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
+        seconds = (Double(people) * days * perPersonDay + replaySeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
+    }
+
+    /// P6 scaled replay's relay devices per app phone on a day of relaying, and the days with relaying.
+    /// Attacks start on a day drawn from the first `days − replay.days` and relay `replay.days` days
+    /// (`P6ReplayAttack.draw`), so in a run not much longer than an attack they all relay at once.
+    static func replay(_ config: SimulationConfig, appPhones: Int) -> (density: Double, days: Double) {
+        let a = config.p6.attacks
+        guard config.p6.enabled, a.replayAttacks > 0, appPhones > 1 else { return (0, 0) }
+        let startDays = max(1, config.days - a.replayDays)
+        let concurrent = Double(a.replayAttacks) * min(1, Double(a.replayDays) / Double(startDays))
+        let relays = Double(min(a.replayRelays, appPhones - 1))
+        return (concurrent * relays / Double(appPhones), Double(min(config.days, startDays + a.replayDays - 1)))
     }
 
     /// The folder the run's temporary files go to (`TMPDIR`): where `SpillFile` makes them.

@@ -82,6 +82,14 @@ struct RunCommand: ParsableCommand {
         }
         if !ignoreMemoryCheck, let available = RunEstimate.availableBytes(), needs.peakBytes > available {
             let (needed, held) = RunEstimate.bytesTexts(needs.peakBytes, available)
+            if needs.replayBytes * 2 > needs.peakBytes {
+                let a = config.p6.attacks
+                let perPhone = String(format: "%.1f", needs.replayRelaysPerPhone)
+                Console.error("error: \(loaded.file): p6.attacks.replay (\(a.replayAttacks) attacks × \(a.replayRelays) relays, \(perPhone) "
+                              + "relay devices per app phone at once) needs about \(needed) of memory but \(held) is available; "
+                              + "use fewer attacks or relays, more days for the attacks to spread over, or --ignore-memory-check to try anyway")
+                throw ExitCode(2)
+            }
             Console.error("error: \(loaded.file): population.size \(config.populationSize) needs about \(needed) "
                           + "of memory (\(config.days) days) but \(held) is available; use a smaller "
                           + "population.size or fewer days, or --ignore-memory-check to try anyway")

@@ -57,6 +57,31 @@ import World
         #expect(RunEstimate(config: c).peakBytes > lean.peakBytes)
     }
 
+    /// P6 scaled replay: memory grows with the square of the relay devices per app phone, so a short
+    /// run with many attacks needs tens of GB (found by .ci/fuzz-scenarios) and is refused, not killed.
+    @Test func scaledReplayMemoryGrowsWithTheSquareOfRelaysPerPhone() {
+        func replay(attacks: Int, relays: Int = 200, days: Int = 2) -> RunEstimate {
+            var c = config(people: 5_000, adoption: 0.6, days: days)
+            c.p6.enabled = true
+            c.p6.attacks.replayAttacks = attacks
+            c.p6.attacks.replayRelays = relays
+            return RunEstimate(config: c)
+        }
+        #expect(replay(attacks: 0).replayBytes == 0 && replay(attacks: 0).replayRelaysPerPhone == 0)
+        // Two days: every attack relays at once, 200 attacks × 200 relays over 3,000 app phones.
+        let measured = replay(attacks: 200)
+        #expect(abs(measured.replayRelaysPerPhone - 200.0 * 200 / 3_000) < 1e-9)
+        // p6-replay-clean.yaml with 200 attacks, 2 days: 1.08 GB peak RSS (docs/model/p6.md).
+        #expect(abs(Double(measured.peakBytes) / 1.076e9 - 1) < 0.3)
+        let doubled = replay(attacks: 400)
+        #expect(Double(doubled.replayBytes) / Double(measured.replayBytes) > 3.5)
+        #expect(replay(attacks: 1_000).peakBytes > 20_000_000_000)
+        // Over 14 days the attacks spread out (one start day in 13): far less at once.
+        let spread = replay(attacks: 1_000, days: 14)
+        #expect(abs(spread.replayRelaysPerPhone - 1_000.0 / 13 * 200 / 3_000) < 1e-9)
+        #expect(abs(Double(spread.peakBytes) / 2.06e9 - 1) < 0.3, "measured 2.06 GB")
+    }
+
     @Test func timeGrowsWithPersonDays() {
         let a = RunEstimate(config: config(people: 100_000, days: 28)), b = RunEstimate(config: config(people: 100_000, days: 56))
         #expect(abs(b.seconds / a.seconds - 2) < 1e-9)

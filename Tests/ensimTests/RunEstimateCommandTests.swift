@@ -33,6 +33,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A scaled replay with far more relay devices than phones would need terabytes: refused with
+    /// one line that names the attack, not killed by the kernel mid-run.
+    @Test func replayThatCannotFitIsRefusedNamingTheAttack() throws {
+        let folder = EnsimProcess.temporaryDirectory()
+        let scenario = folder.appendingPathComponent("replay.yaml")
+        try """
+            name: replay-too-big
+            days: 2
+            population:
+              size: 5000
+              app_adoption: 0.6
+            p6:
+              enabled: true
+              attacks:
+                replay:
+                  attacks: 1000
+                  relays: 2000
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("run")
+        let r = try EnsimProcess.run(["run", scenario.path, "--out", out.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(r.stderr.hasPrefix("error: \(scenario.path): p6.attacks.replay (1000 attacks × 2000 relays, 666.7 relay devices per app phone at once) needs about "),
+                "\(r.stderr)")
+        #expect(r.stderr.contains(" GB of memory") && r.stderr.contains("--ignore-memory-check"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     /// Encounters and close contacts go to temporary files: a TMPDIR that cannot hold them stops
     /// the run with one line that says which folder and what to do.
     @Test func unwritableTemporaryFolderIsOneClearLine() throws {
