@@ -71,6 +71,12 @@ public struct RunEstimate: Sendable, Equatable {
         public static let secondsPerPersonDayPerAdoptionSquared = 27.3e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
+        /// P6 beside GAEN (`p6.enabled`), per app phone and day: its Rx traces, kept 14 days, and what
+        /// grows with the run (disclosures, matches, notifications). Measured as the difference with P6
+        /// off: Scenarios/p6-vs-gaen.yaml at 20,000 people for 14 and 28 days, and 50,000 for 14 days.
+        public static let p6RetainedBytesPerAppPhoneDay = 1_000.0
+        public static let p6BytesPerAppPhoneDay = 750.0
+        public static let p6SecondsPerAppPhoneDay = 250e-6
         /// P6 scaled replay, per app phone and day of relaying, with ρ relay devices per app phone:
         /// (a·ρ + b·ρ²) bytes. Fitted to Scenarios/p6-replay-clean.yaml run 2 days (2, 6.7, 13 and
         /// 20 relays per phone: 10, 90, 330 and 740 kB per phone; 764 kB with twice the phones);
@@ -96,6 +102,9 @@ public struct RunEstimate: Sendable, Equatable {
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         bytes += config.health.nationalUploadsPerDay * C.keyIndexBytesPerNationalUploadPerDay
+        if config.p6.enabled {
+            bytes += Double(appPhones) * (C.p6RetainedBytesPerAppPhoneDay * min(days, 14) + C.p6BytesPerAppPhoneDay * days)
+        }
         if config.p6.enabled || config.retainsGroundTruth { bytes += Double(people) * C.allPairsBytesPerPersonDay * min(days, 21) }
         let epidemicBytes = config.epidemic.enabled
             ? Double(people) * (C.epidemicBytesPerPerson + (config.epidemic.manualTracing.enabled ? C.tracingBytesPerPerson : 0)) : 0
@@ -115,8 +124,9 @@ public struct RunEstimate: Sendable, Equatable {
         diskBytes = Int64(Double(appPhones) * spilledEncounterBytes * min(days, 14) + Double(people) * C.closeContactDiskBytesPerPersonDay * days)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
-        let replaySeconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
-        seconds = (Double(people) * days * perPersonDay + replaySeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
+        var p6Seconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
+        if config.p6.enabled { p6Seconds += Double(appPhones) * days * C.p6SecondsPerAppPhoneDay }
+        seconds = (Double(people) * days * perPersonDay + p6Seconds) / (1 + C.extraThreadEfficiency * (threads - 1))
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
     }

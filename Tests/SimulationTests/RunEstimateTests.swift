@@ -57,6 +57,20 @@ import World
         #expect(RunEstimate(config: c).peakBytes > lean.peakBytes)
     }
 
+    /// P6 beside GAEN keeps its own Rx traces: Scenarios/p6-vs-gaen.yaml at 50,000 people peaked at
+    /// 867 MB with P6 and 174 MB without; the estimate had left P6 out (235 MB).
+    @Test func p6MemoryIsCounted() {
+        var c = config(people: 50_000, adoption: 0.6, days: 14)
+        let gaen = RunEstimate(config: c)
+        c.p6.enabled = true
+        let p6 = RunEstimate(config: c)
+        #expect(abs(Double(p6.peakBytes) / 867e6 - 1) < 0.3)
+        #expect(p6.seconds > 5 * gaen.seconds)
+        // Rx traces are kept 14 days; disclosures and matches grow with the run.
+        c.days = 28
+        #expect(RunEstimate(config: c).peakBytes > p6.peakBytes)
+    }
+
     /// P6 scaled replay: memory grows with the square of the relay devices per app phone, so a short
     /// run with many attacks needs tens of GB (found by .ci/fuzz-scenarios) and is refused, not killed.
     @Test func scaledReplayMemoryGrowsWithTheSquareOfRelaysPerPhone() {
