@@ -24,7 +24,9 @@ struct RunCommand: ParsableCommand {
 
         Before it starts, a run estimates its peak memory from its size and refuses
         (exit 2) when the machine has less available; --estimate prints the estimate
-        and exits.
+        and exits. While it runs, it stops (exit 2, nothing written) when the
+        machine's available memory falls below ENSIM_MEMORY_RESERVE, before the
+        kernel would kill it.
         """
     )
 
@@ -48,7 +50,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the estimated peak memory and time of the run, and exit without running it.")
     var estimate = false
 
-    @Flag(help: "Run even when the estimated peak memory exceeds the memory available, or its temporary files the free space in TMPDIR.")
+    @Flag(help: """
+        Run even when the estimated peak memory exceeds the memory available, or its temporary files the free space \
+        in TMPDIR; and do not stop the run when the machine's available memory falls below ENSIM_MEMORY_RESERVE \
+        (bytes; default 3% of the memory, at least 512 MB).
+        """)
     var ignoreMemoryCheck = false
 
     func validate() throws {
@@ -115,6 +121,16 @@ struct RunCommand: ParsableCommand {
         }
         if !quiet, !folder.removedStale.isEmpty {
             log.info("removed \(folder.removedStale.count) staging folder(s) of killed runs: \(folder.removedStale.joined(separator: ", "))")
+        }
+        if !ignoreMemoryCheck {
+            let file = loaded.file, estimated = needs.peakBytes, unfinished = UncheckedSendable(folder)
+            let reserve = MemoryWatchdog.reserveBytes()
+            _ = MemoryWatchdog(reserve: reserve, message: { available, resident in
+                "error: \(file): stopped before the machine ran out of memory: the run held \(RunEstimate.bytesText(resident)) "
+                    + "(estimated peak \(RunEstimate.bytesText(estimated))) and \(RunEstimate.bytesText(available)) was left, "
+                    + "less than the \(RunEstimate.bytesText(reserve)) kept free (ENSIM_MEMORY_RESERVE); nothing was written; "
+                    + "use a smaller population.size or fewer days, or free memory"
+            }, stop: { unfinished.value.discard() })
         }
         let reporter = ProgressReporter(mode: quiet ? .quiet : (isatty(STDERR_FILENO) == 1 ? .bar : .lines), logger: log)
         if !quiet {

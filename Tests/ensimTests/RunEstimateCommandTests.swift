@@ -61,6 +61,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// Where the estimate is wrong, the run stops itself, with one line and nothing written, before
+    /// the kernel kills it without a word: here the reserve it keeps free is more than any machine has.
+    @Test func runStopsBeforeTheMachineRunsOutOfMemory() throws {
+        let out = EnsimProcess.temporaryDirectory().appendingPathComponent("run")
+        let r = try EnsimProcess.run(["run", "Scenarios/default.yaml", "--days", "2", "--quiet", "--out", out.path],
+                                     environment: ["ENSIM_MEMORY_RESERVE": "100000000000000"])
+        #expect(r.status == 2)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: Scenarios/default.yaml: stopped before the machine ran out of memory: the run held "))
+        #expect(r.stderr.contains("less than the 100000.0 GB kept free (ENSIM_MEMORY_RESERVE); nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        // --ignore-memory-check turns the watchdog off with the check before the start.
+        let tried = try EnsimProcess.run(["run", "Scenarios/default.yaml", "--days", "1", "--quiet", "--ignore-memory-check", "--out", out.path],
+                                         environment: ["ENSIM_MEMORY_RESERVE": "100000000000000"])
+        #expect(tried.status == 0, "\(tried.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
+    }
+
     /// Encounters and close contacts go to temporary files: a TMPDIR that cannot hold them stops
     /// the run with one line that says which folder and what to do.
     @Test func unwritableTemporaryFolderIsOneClearLine() throws {

@@ -1,0 +1,50 @@
+import Foundation
+import Reporting
+import Simulation
+
+/// Stops a run whose memory outgrows its estimate before the kernel's OOM killer does: that kill
+/// is a SIGKILL with no word of why, and the estimate (`RunEstimate`) is only right within ~30%
+/// for the settings it was fitted to. A thread reads the memory available (MemAvailable, or the
+/// cgroup's limit) ten times a second; below the reserve it prints one line, drops the run's
+/// unfinished folder and exits with status 2, as the refusal before the start does.
+final class MemoryWatchdog: @unchecked Sendable {
+    /// Memory the run leaves to the rest of the machine: 3% of it, at least 512 MB; the
+    /// environment's `ENSIM_MEMORY_RESERVE` (bytes) overrides it.
+    static func reserveBytes(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int64 {
+        if let text = environment["ENSIM_MEMORY_RESERVE"], let bytes = Int64(text), bytes >= 0 { return bytes }
+        return max(512_000_000, Int64(Double(ProcessInfo.processInfo.physicalMemory) * 0.03))
+    }
+
+    private let thread: Thread
+
+    /// Starts watching; `stop` is called once, on the watchdog's thread, before the process exits.
+    /// - Parameter message: the line to print, given the memory available and this process's resident memory.
+    init(reserve: Int64, message: @escaping @Sendable (_ available: Int64, _ resident: Int64) -> String, stop: @escaping @Sendable () -> Void) {
+        thread = Thread {
+            while true {
+                if let available = RunEstimate.availableBytes(), available < reserve {
+                    Console.error(message(available, Self.residentBytes() ?? 0))
+                    stop()
+                    _exit(2)
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        thread.name = "ensim-memory-watchdog"
+        thread.start()
+    }
+
+    /// This process's resident memory now: VmRSS of /proc/self/status.
+    static func residentBytes() -> Int64? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kB = Int64(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") else { return nil }
+        return kB * 1024
+    }
+}
+
+/// A value handed to the watchdog's thread, which only touches it just before the process exits.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
