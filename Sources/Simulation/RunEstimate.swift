@@ -71,6 +71,10 @@ public struct RunEstimate: Sendable, Equatable {
         public static let secondsPerPersonDayPerAdoptionSquared = 27.3e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
+        /// One thread's seconds per CDN client check, for the clients beyond the app phones
+        /// (`distribution.clients`; the app phones' checks are in the time per person-day): the 1 M
+        /// benchmark's distribution phase, 13.1 s on 2 threads for 400,000 clients × 28 days × 24 checks.
+        public static let secondsPerClientCheck = 81e-9
         /// P6 beside GAEN (`p6.enabled`), per app phone and day: its Rx traces, kept 14 days, and what
         /// grows with the run (disclosures, matches, notifications). Measured as the difference with P6
         /// off: Scenarios/p6-vs-gaen.yaml at 20,000 people for 14 and 28 days, and 50,000 for 14 days.
@@ -126,7 +130,9 @@ public struct RunEstimate: Sendable, Equatable {
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
         var p6Seconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
         if config.p6.enabled { p6Seconds += Double(appPhones) * days * C.p6SecondsPerAppPhoneDay }
-        seconds = (Double(people) * days * perPersonDay + p6Seconds) / (1 + C.extraThreadEfficiency * (threads - 1))
+        let checksPerDay = 86_400 / Double(max(1, config.distribution.checkIntervalSeconds))
+        let clientSeconds = Double(max(0, config.distribution.clients - appPhones)) * days * checksPerDay * C.secondsPerClientCheck
+        seconds = (Double(people) * days * perPersonDay + p6Seconds + clientSeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
     }

@@ -126,9 +126,10 @@ struct RunCommand: ParsableCommand {
             let file = loaded.file, estimated = needs.peakBytes, unfinished = UncheckedSendable(folder)
             let reserve = MemoryWatchdog.reserveBytes()
             _ = MemoryWatchdog(reserve: reserve, message: { available, resident in
-                "error: \(file): stopped before the machine ran out of memory: the run held \(RunEstimate.bytesText(resident)) "
-                    + "(estimated peak \(RunEstimate.bytesText(estimated))) and \(RunEstimate.bytesText(available)) was left, "
-                    + "less than the \(RunEstimate.bytesText(reserve)) kept free (ENSIM_MEMORY_RESERVE); nothing was written; "
+                let (left, kept) = RunEstimate.bytesTexts(available, reserve)
+                return "error: \(file): stopped before the machine ran out of memory: the run held \(RunEstimate.bytesText(resident)) "
+                    + "(estimated peak \(RunEstimate.bytesText(estimated))) and \(left) was left, "
+                    + "less than the \(kept) kept free (ENSIM_MEMORY_RESERVE); nothing was written; "
                     + "use a smaller population.size or fewer days, or free memory"
             }, stop: { unfinished.value.discard() })
         }

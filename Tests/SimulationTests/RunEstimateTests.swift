@@ -96,6 +96,18 @@ import World
         #expect(abs(Double(spread.peakBytes) / 2.06e9 - 1) < 0.3, "measured 2.06 GB")
     }
 
+    /// CDN clients beyond the app phones check for new files every hour: Scenarios/cwa-bandwidth.yaml
+    /// (30 M clients, 7 days) took 216 s on 2 threads, where the estimate had said 0 s.
+    @Test func clientsBeyondTheAppPhonesTakeTime() {
+        var c = config(people: 5_000, days: 7, threads: 2)
+        let few = RunEstimate(config: c)
+        c.distribution.clients = 30_000_000
+        let many = RunEstimate(config: c)
+        #expect(abs((many.seconds - few.seconds) / 216 - 1) < 0.3)
+        c.distribution.checkIntervalSeconds = 7_200
+        #expect(abs(RunEstimate(config: c).seconds - few.seconds - (many.seconds - few.seconds) / 2) < 1e-6)
+    }
+
     @Test func timeGrowsWithPersonDays() {
         let a = RunEstimate(config: config(people: 100_000, days: 28)), b = RunEstimate(config: config(people: 100_000, days: 56))
         #expect(abs(b.seconds / a.seconds - 2) < 1e-9)
