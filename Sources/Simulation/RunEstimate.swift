@@ -84,7 +84,7 @@ public struct RunEstimate: Sendable, Equatable {
         /// P6 scaled replay, per app phone and day of relaying, with ρ relay devices per app phone:
         /// (a·ρ + b·ρ²) bytes. Fitted to Scenarios/p6-replay-clean.yaml run 2 days (2, 6.7, 13 and
         /// 20 relays per phone: 10, 90, 330 and 740 kB per phone; 764 kB with twice the phones);
-        /// 14-day runs with 300 and 1,000 attacks came within −19% and +12% (docs/model/p6.md).
+        /// 14-day runs with 300 and 1,000 attacks came within −10% and +17% (docs/model/p6.md).
         public static let replayBytesPerRelay = 1_620.0
         public static let replayBytesPerRelaySquared = 1_764.0
         /// One thread's seconds per app phone, relay device per phone and day of relaying (the same runs).

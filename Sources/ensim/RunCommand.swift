@@ -63,6 +63,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--days must be from \(supported.lowerBound) to \(supported.upperBound), got \(days)")
         }
         if let seed, seed > UInt64(Int64.max) { throw ValidationError("--seed must be from 0 to \(Int64.max)") }
+        if !ignoreMemoryCheck { _ = try MemoryWatchdog.reserveBytes() }
     }
 
     func run() throws {
@@ -122,10 +123,11 @@ struct RunCommand: ParsableCommand {
         if !quiet, !folder.removedStale.isEmpty {
             log.info("removed \(folder.removedStale.count) staging folder(s) of killed runs: \(folder.removedStale.joined(separator: ", "))")
         }
+        var watchdog: MemoryWatchdog?
         if !ignoreMemoryCheck {
             let file = loaded.file, estimated = needs.peakBytes, unfinished = UncheckedSendable(folder)
-            let reserve = MemoryWatchdog.reserveBytes()
-            _ = MemoryWatchdog(reserve: reserve, message: { available, resident in
+            let reserve = try MemoryWatchdog.reserveBytes()
+            watchdog = MemoryWatchdog(reserve: reserve, message: { available, resident in
                 let (left, kept) = RunEstimate.bytesTexts(available, reserve)
                 return "error: \(file): stopped before the machine ran out of memory: the run held \(RunEstimate.bytesText(resident)) "
                     + "(estimated peak \(RunEstimate.bytesText(estimated))) and \(left) was left, "
@@ -145,11 +147,14 @@ struct RunCommand: ParsableCommand {
             results = try Simulation(config: config, streams: streams).run(progress: reporter.update)
             try streams.finish()
         } catch {
+            watchdog?.cancel()
             reporter.finish()
             folder.discard()
             Console.error("error: simulation failed: \(error)")
             throw ExitCode(1)
         }
+        // The results are complete: writing them must not be cut short into a claim that nothing was written.
+        watchdog?.cancel()
         reporter.finish()
         var manifest = RunManifest(scenario: loaded, resolved: resolved, seed: config.seed, threads: threadCount,
                                    version: ENSimVersion.string, gitCommit: GitInfo.commit(), startedAt: startedAt,

@@ -77,6 +77,10 @@ import Testing
                                          environment: ["ENSIM_MEMORY_RESERVE": "100000000000000"])
         #expect(tried.status == 0, "\(tried.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("summary.json").path))
+        // A reserve that is not a number of bytes is refused, not ignored.
+        let typo = try EnsimProcess.run(["run", "Scenarios/default.yaml", "--days", "1", "--quiet"], environment: ["ENSIM_MEMORY_RESERVE": "2GB"])
+        #expect(typo.status != 0 && typo.stderr.split(separator: "\n").count == 1)
+        #expect(typo.stderr.hasPrefix("error: the environment variable ENSIM_MEMORY_RESERVE must be a whole number of bytes, 0 or more, not \"2GB\""), "\(typo.stderr)")
     }
 
     /// Encounters and close contacts go to temporary files: a TMPDIR that cannot hold them stops
