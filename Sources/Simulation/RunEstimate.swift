@@ -59,6 +59,11 @@ public struct RunEstimate: Sendable, Equatable {
         /// the national uploads (phones catching up after days offline fetch older files):
         /// 159 MB at 300 national uploads a day in `Scenarios/epidemic-national-sample.yaml` (heaptrack).
         public static let keyIndexBytesPerNationalUploadPerDay = 14.0 * 144 * 32 * 8
+        /// What the national uploads leave for the whole run (published keys, packages), per upload a
+        /// day and day of the run, and the time they take, serial (building each day's key index):
+        /// `Scenarios/year.yaml` with 300 and 1,000 national uploads a day, 28 to 365 days (docs/benchmarks.md).
+        public static let bytesPerNationalUploadPerDayOfRun = 1_200.0
+        public static let secondsPerNationalUploadPerDay = 255e-6
         /// Runtime, buffers, tables.
         public static let fixedBytes = 60.0e6
         /// Allocator overhead and fragmentation over the stores' own bytes.
@@ -105,7 +110,7 @@ public struct RunEstimate: Sendable, Equatable {
             + min(days, 1) * C.buildingEncounterDaysAtPeak * encounterBytes)
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
-        bytes += config.health.nationalUploadsPerDay * C.keyIndexBytesPerNationalUploadPerDay
+        bytes += config.health.nationalUploadsPerDay * (C.keyIndexBytesPerNationalUploadPerDay + C.bytesPerNationalUploadPerDayOfRun * days)
         if config.p6.enabled {
             bytes += Double(appPhones) * (C.p6RetainedBytesPerAppPhoneDay * min(days, 14) + C.p6BytesPerAppPhoneDay * days)
         }
@@ -133,6 +138,7 @@ public struct RunEstimate: Sendable, Equatable {
         let checksPerDay = 86_400 / Double(max(1, config.distribution.checkIntervalSeconds))
         let clientSeconds = Double(max(0, config.distribution.clients - appPhones)) * days * checksPerDay * C.secondsPerClientCheck
         seconds = (Double(people) * days * perPersonDay + p6Seconds + clientSeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
+            + config.health.nationalUploadsPerDay * days * C.secondsPerNationalUploadPerDay
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
     }

@@ -108,6 +108,18 @@ import World
         #expect(abs(RunEstimate(config: c).seconds - few.seconds - (many.seconds - few.seconds) / 2) < 1e-6)
     }
 
+    /// National uploads: Scenarios/year.yaml (10,000 people, 365 days) with 300 uploads a day took
+    /// 36 s and 334 MB, with 1,000 101 s and 977 MB; the estimate had said 8 s for both.
+    @Test func nationalUploadsTakeTimeAndMemoryForTheWholeRun() {
+        var c = config(people: 10_000, adoption: 0.25, days: 365, threads: 2)
+        c.health.nationalUploadsPerDay = 300
+        let year300 = RunEstimate(config: c)
+        c.health.nationalUploadsPerDay = 1_000
+        let year1000 = RunEstimate(config: c)
+        #expect(abs(year300.seconds / 36 - 1) < 0.3 && abs(year1000.seconds / 101 - 1) < 0.3)
+        #expect(abs(Double(year300.peakBytes) / 334e6 - 1) < 0.3 && abs(Double(year1000.peakBytes) / 977e6 - 1) < 0.3)
+    }
+
     @Test func timeGrowsWithPersonDays() {
         let a = RunEstimate(config: config(people: 100_000, days: 28)), b = RunEstimate(config: config(people: 100_000, days: 56))
         #expect(abs(b.seconds / a.seconds - 2) < 1e-9)
