@@ -117,6 +117,8 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
 
     /// - Complexity: O(1).
     @inlinable public var count: Int { storedCount }
+    /// Times the bucket table was rebuilt (resized or re-estimated), for tests of the queue's upkeep.
+    package private(set) var rebuilds = 0
 
     /// Number of buckets (a power of two).
     public var bucketCount: Int { Int(bucketMask) + 1 }
@@ -309,17 +311,31 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
         owner = Owner(nodes: newNodes, heads: newHeads)
     }
 
-    /// Re-estimates the width when the work per operation since the last check is high.
+    /// Re-estimates the width when the work per operation since the last check is high, and
+    /// rebuilds only for a new width: the same width gives the same table. Ties at whole seconds
+    /// (counted in ms) keep Brown's estimate at the smallest width however much a removal scans,
+    /// and rebuilding the same table at every check made the queue quadratic (41% of an analytics
+    /// run at 40,000 people; `sameWidthIsNotRebuiltOverAndOver`).
     @usableFromInline mutating func checkWidth() {
         let perOperation = Double(work) / Double(operations)
+        guard perOperation > 3 else {
+            work = 0
+            operations = 0
+            return
+        }
+        let shift = estimateWidthShift()
         work = 0
         operations = 0
-        if perOperation > 3 { resize(buckets: Int(bucketMask) + 1) }
+        if shift != widthShift { resize(buckets: Int(bucketMask) + 1, shift: shift) }
     }
 
     /// Rebuilds the bucket table with `buckets` buckets and a width estimated from the queue.
     @usableFromInline mutating func resize(buckets: Int) {
-        let shift = estimateWidthShift()
+        resize(buckets: buckets, shift: estimateWidthShift())
+    }
+
+    @usableFromInline mutating func resize(buckets: Int, shift: Int64) {
+        rebuilds += 1
         let old = heads
         let oldCount = Int(bucketMask) + 1
         heads = HugePages.allocate(capacity: buckets)
