@@ -91,7 +91,10 @@ public final class AnalyticsModel {
     public let start: SimTime
     public let end: SimTime
     package let profiles: [AnalyticsPhoneProfile]
-    package let engine: Engine<AnalyticsEvent>
+    /// On a 4-ary heap: each day brings a batch of detections at once, ms apart or tied at whole
+    /// seconds, which a calendar queue (the simulation's engine) serves worse: 28.2 s against
+    /// 15.7 s for `immuni-analytics-simulated.yaml` at 40,000 people, the same outputs.
+    package let engine: QueuedEngine<AnalyticsEvent, QuaternaryHeap>
 
     package var phones: [PhoneState]
     package let phoneStreams: [RandomStream]
@@ -120,7 +123,7 @@ public final class AnalyticsModel {
         self.start = start
         self.end = start + Int64(days) * SimDuration.day
         self.profiles = profiles
-        engine = Engine(start: start * 1000)
+        engine = QueuedEngine(start: start * 1000)
         phones = Array(repeating: PhoneState(), count: profiles.count)
         phoneStreams = (0..<profiles.count).map {
             RandomStream(seed: seed, stream: "analytics.phone", index: UInt64($0), generator: .taus2)
