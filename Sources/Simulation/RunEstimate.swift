@@ -1,3 +1,4 @@
+import Analytics
 import Foundation
 import SimulationCore
 
@@ -80,12 +81,21 @@ public struct RunEstimate: Sendable, Equatable {
         /// (`distribution.clients`; the app phones' checks are in the time per person-day): the 1 M
         /// benchmark's distribution phase, 13.1 s on 2 threads for 400,000 clients × 28 days × 24 checks.
         public static let secondsPerClientCheck = 81e-9
+        /// Immuni's analytics (`analytics.enabled`) per app phone, and again per value of its p_OWOE
+        /// sweep (one more model each): its state, about as large after 30 days as after 61; and one
+        /// thread's seconds per app phone-day. Simulated detections feed ~18.5 runs a phone-day,
+        /// synthetic ones one per 4 h: immuni-analytics-simulated.yaml at 20,000 and 40,000 people
+        /// and immuni-analytics.yaml, each with and without analytics and its sweep (docs/benchmarks.md).
+        public static let analyticsBytesPerAppPhone: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 3_000, .synthetic: 1_600]
+        public static let analyticsBytesPerAppPhonePerSweepPoint: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 2_400, .synthetic: 1_400]
+        public static let analyticsSecondsPerAppPhoneDay: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 10e-6, .synthetic: 3.7e-6]
+        public static let analyticsSecondsPerAppPhoneDayPerSweepPoint: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 3e-6, .synthetic: 1.4e-6]
         /// P6 beside GAEN (`p6.enabled`), per app phone and day: its Rx traces, kept 14 days, and what
         /// grows with the run (disclosures, matches, notifications). Measured as the difference with P6
         /// off: Scenarios/p6-vs-gaen.yaml at 20,000 people for 14 and 28 days, and 50,000 for 14 days.
         public static let p6RetainedBytesPerAppPhoneDay = 1_000.0
         public static let p6BytesPerAppPhoneDay = 750.0
-        public static let p6SecondsPerAppPhoneDay = 250e-6
+        public static let featureSecondsPerAppPhoneDay = 250e-6
         /// P6 scaled replay, per app phone and day of relaying, with ρ relay devices per app phone:
         /// (a·ρ + b·ρ²) bytes. Fitted to Scenarios/p6-replay-clean.yaml run 2 days (2, 6.7, 13 and
         /// 20 relays per phone: 10, 90, 330 and 740 kB per phone; 764 kB with twice the phones);
@@ -111,6 +121,11 @@ public struct RunEstimate: Sendable, Equatable {
         bytes += Double(people) * C.bytesPerPerson + Double(appPhones) * C.bytesPerAppPhone
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         bytes += config.health.nationalUploadsPerDay * (C.keyIndexBytesPerNationalUploadPerDay + C.bytesPerNationalUploadPerDayOfRun * days)
+        let analytics = config.analytics, points = Double(analytics.sweepPWithoutExposure.count)
+        if analytics.enabled {
+            let source = analytics.detections
+            bytes += Double(appPhones) * (C.analyticsBytesPerAppPhone[source]! + points * C.analyticsBytesPerAppPhonePerSweepPoint[source]!)
+        }
         if config.p6.enabled {
             bytes += Double(appPhones) * (C.p6RetainedBytesPerAppPhoneDay * min(days, 14) + C.p6BytesPerAppPhoneDay * days)
         }
@@ -133,11 +148,15 @@ public struct RunEstimate: Sendable, Equatable {
         diskBytes = Int64(Double(appPhones) * spilledEncounterBytes * min(days, 14) + Double(people) * C.closeContactDiskBytesPerPersonDay * days)
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
-        var p6Seconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
-        if config.p6.enabled { p6Seconds += Double(appPhones) * days * C.p6SecondsPerAppPhoneDay }
+        var featureSeconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
+        if config.p6.enabled { featureSeconds += Double(appPhones) * days * C.featureSecondsPerAppPhoneDay }
+        if analytics.enabled {
+            let source = analytics.detections
+            featureSeconds += Double(appPhones) * days * (C.analyticsSecondsPerAppPhoneDay[source]! + points * C.analyticsSecondsPerAppPhoneDayPerSweepPoint[source]!)
+        }
         let checksPerDay = 86_400 / Double(max(1, config.distribution.checkIntervalSeconds))
         let clientSeconds = Double(max(0, config.distribution.clients - appPhones)) * days * checksPerDay * C.secondsPerClientCheck
-        seconds = (Double(people) * days * perPersonDay + p6Seconds + clientSeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
+        seconds = (Double(people) * days * perPersonDay + featureSeconds + clientSeconds) / (1 + C.extraThreadEfficiency * (threads - 1))
             + config.health.nationalUploadsPerDay * days * C.secondsPerNationalUploadPerDay
         // The counterfactual is a second run of the same size, before the run itself.
         if config.runsCounterfactual { seconds *= 2 }
