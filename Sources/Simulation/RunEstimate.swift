@@ -86,16 +86,19 @@ public struct RunEstimate: Sendable, Equatable {
         /// thread's seconds per app phone-day. Simulated detections feed ~18.5 runs a phone-day,
         /// synthetic ones one per 4 h: immuni-analytics-simulated.yaml at 20,000 and 40,000 people
         /// and immuni-analytics.yaml, each with and without analytics and its sweep (docs/benchmarks.md).
-        public static let analyticsBytesPerAppPhone: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 3_000, .synthetic: 1_600]
-        public static let analyticsBytesPerAppPhonePerSweepPoint: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 2_400, .synthetic: 1_400]
-        public static let analyticsSecondsPerAppPhoneDay: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 10e-6, .synthetic: 3.7e-6]
-        public static let analyticsSecondsPerAppPhoneDayPerSweepPoint: [AnalyticsParameters.DetectionSource: Double] = [.simulated: 3e-6, .synthetic: 1.4e-6]
+        public static func analytics(_ source: AnalyticsParameters.DetectionSource)
+            -> (bytesPerAppPhone: Double, bytesPerSweepValue: Double, secondsPerAppPhoneDay: Double, secondsPerSweepValue: Double) {
+            switch source {
+            case .simulated: (3_000, 2_400, 10e-6, 3e-6)
+            case .synthetic: (1_600, 1_400, 3.7e-6, 1.4e-6)
+            }
+        }
         /// P6 beside GAEN (`p6.enabled`), per app phone and day: its Rx traces, kept 14 days, and what
         /// grows with the run (disclosures, matches, notifications). Measured as the difference with P6
         /// off: Scenarios/p6-vs-gaen.yaml at 20,000 people for 14 and 28 days, and 50,000 for 14 days.
         public static let p6RetainedBytesPerAppPhoneDay = 1_000.0
         public static let p6BytesPerAppPhoneDay = 750.0
-        public static let featureSecondsPerAppPhoneDay = 250e-6
+        public static let p6SecondsPerAppPhoneDay = 250e-6
         /// P6 scaled replay, per app phone and day of relaying, with ρ relay devices per app phone:
         /// (a·ρ + b·ρ²) bytes. Fitted to Scenarios/p6-replay-clean.yaml run 2 days (2, 6.7, 13 and
         /// 20 relays per phone: 10, 90, 330 and 740 kB per phone; 764 kB with twice the phones);
@@ -122,10 +125,8 @@ public struct RunEstimate: Sendable, Equatable {
         bytes += Double(max(config.distribution.clients, appPhones)) * C.bytesPerClient
         bytes += config.health.nationalUploadsPerDay * (C.keyIndexBytesPerNationalUploadPerDay + C.bytesPerNationalUploadPerDayOfRun * days)
         let analytics = config.analytics, points = Double(analytics.sweepPWithoutExposure.count)
-        if analytics.enabled {
-            let source = analytics.detections
-            bytes += Double(appPhones) * (C.analyticsBytesPerAppPhone[source]! + points * C.analyticsBytesPerAppPhonePerSweepPoint[source]!)
-        }
+        let analyticsCost = C.analytics(analytics.detections)
+        if analytics.enabled { bytes += Double(appPhones) * (analyticsCost.bytesPerAppPhone + points * analyticsCost.bytesPerSweepValue) }
         if config.p6.enabled {
             bytes += Double(appPhones) * (C.p6RetainedBytesPerAppPhoneDay * min(days, 14) + C.p6BytesPerAppPhoneDay * days)
         }
@@ -149,10 +150,9 @@ public struct RunEstimate: Sendable, Equatable {
         let threads = Double(max(1, min(config.threads, ProcessInfo.processInfo.activeProcessorCount)))
         let perPersonDay = C.secondsPerPersonDay + C.secondsPerPersonDayPerAdoptionSquared * adoption * adoption
         var featureSeconds = Double(appPhones) * replay.days * replay.density * C.replaySecondsPerRelay
-        if config.p6.enabled { featureSeconds += Double(appPhones) * days * C.featureSecondsPerAppPhoneDay }
+        if config.p6.enabled { featureSeconds += Double(appPhones) * days * C.p6SecondsPerAppPhoneDay }
         if analytics.enabled {
-            let source = analytics.detections
-            featureSeconds += Double(appPhones) * days * (C.analyticsSecondsPerAppPhoneDay[source]! + points * C.analyticsSecondsPerAppPhoneDayPerSweepPoint[source]!)
+            featureSeconds += Double(appPhones) * days * (analyticsCost.secondsPerAppPhoneDay + points * analyticsCost.secondsPerSweepValue)
         }
         let checksPerDay = 86_400 / Double(max(1, config.distribution.checkIntervalSeconds))
         let clientSeconds = Double(max(0, config.distribution.clients - appPhones)) * days * checksPerDay * C.secondsPerClientCheck
