@@ -54,10 +54,16 @@ public struct RunManifest {
 /// getrusage's ru_maxrss, it belongs to the process's own memory, so a run started by a larger
 /// process (`ensim bench days`, a sweep) does not report its parent's peak.
 public enum ProcessMemory {
-    public static func peakResidentBytes() -> Int? {
+    public static func peakResidentBytes() -> Int? { statusBytes("VmHWM:") }
+
+    /// This process's resident memory now: VmRSS of /proc/self/status.
+    public static func residentBytes() -> Int? { statusBytes("VmRSS:") }
+
+    /// A "Field:   123 kB" line of /proc/self/status, in bytes.
+    private static func statusBytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kB = Int(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") else { return nil }
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+              let kB = Int(line.dropFirst(field.count).split(whereSeparator: \.isWhitespace).first ?? "") else { return nil }
         return kB * 1024
     }
 }

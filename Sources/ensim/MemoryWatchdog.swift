@@ -35,7 +35,7 @@ final class MemoryWatchdog: @unchecked Sendable {
         thread = Thread {
             while !cancelled.raised.load(ordering: .acquiring) {
                 if let available = RunEstimate.availableBytes(), available < reserve {
-                    Console.error(message(available, Self.residentBytes() ?? 0))
+                    Console.error(message(available, Int64(ProcessMemory.residentBytes() ?? 0)))
                     stop()
                     _exit(2)
                 }
@@ -48,14 +48,6 @@ final class MemoryWatchdog: @unchecked Sendable {
 
     /// Stops watching: the run is over and its results are being written, which must not be cut short.
     func cancel() { cancelled.raised.store(true, ordering: .releasing) }
-
-    /// This process's resident memory now: VmRSS of /proc/self/status.
-    static func residentBytes() -> Int64? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kB = Int64(line.dropFirst(6).split(whereSeparator: \.isWhitespace).first ?? "") else { return nil }
-        return kB * 1024
-    }
 }
 
 /// A value handed to the watchdog's thread, which only touches it just before the process exits.
