@@ -35,6 +35,9 @@ package struct P6ReplayAttack: Sendable, Equatable {
 
     package var disclosedAt: SimTime { window.upperBound }
 
+    /// The days an attack can start on: the run's first `runDays − replayDays`, at least one.
+    package static func startDays(runDays: Int, replayDays: Int) -> Int { max(1, runDays - replayDays) }
+
     /// Draws attack `index` from its own stream ("p6-attack-replay", index): attacker, hosts, start day and disclosure minute.
     package static func draw(_ index: Int, attacks: P6Attacks, seed: UInt64, phones: Int, start: SimTime, days: Int) -> P6ReplayAttack {
         let rng = RandomStream(seed: seed, stream: "p6-attack-replay", index: UInt64(index))
@@ -44,7 +47,7 @@ package struct P6ReplayAttack: Sendable, Equatable {
             let h = Int32(rng.uniformInt(phones))
             if h != attacker { hosts.insert(h) }
         }
-        let first = rng.uniformInt(max(1, days - attacks.replayDays))
+        let first = rng.uniformInt(startDays(runDays: days, replayDays: attacks.replayDays))
         let from = start + Int64(first) * SimDuration.day
         let at = from + Int64(attacks.replayDays) * SimDuration.day + 60 + Int64(rng.uniformInt(3_540))
         return P6ReplayAttack(index: index, attacker: attacker, hosts: hosts.sorted(), window: from..<at)

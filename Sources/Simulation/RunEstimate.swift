@@ -1,5 +1,6 @@
 import Analytics
 import Foundation
+import P6Phones
 import SimulationCore
 
 /// What a run will need, from its size alone, before it starts: peak memory, temporary disk
@@ -163,12 +164,12 @@ public struct RunEstimate: Sendable, Equatable {
     }
 
     /// P6 scaled replay's relay devices per app phone on a day of relaying, and the days with relaying.
-    /// Attacks start on a day drawn from the first `days − replay.days` and relay `replay.days` days
-    /// (`P6ReplayAttack.draw`), so in a run not much longer than an attack they all relay at once.
+    /// Attacks start on one of `P6ReplayAttack.startDays` and relay `replay.days` days, so in a run
+    /// not much longer than an attack they all relay at once.
     static func replay(_ config: SimulationConfig, appPhones: Int) -> (density: Double, days: Double) {
         let a = config.p6.attacks
         guard config.p6.enabled, a.replayAttacks > 0, appPhones > 1 else { return (0, 0) }
-        let startDays = max(1, config.days - a.replayDays)
+        let startDays = P6ReplayAttack.startDays(runDays: config.days, replayDays: a.replayDays)
         let concurrent = Double(a.replayAttacks) * min(1, Double(a.replayDays) / Double(startDays))
         let relays = Double(min(a.replayRelays, appPhones - 1))
         return (concurrent * relays / Double(appPhones), Double(min(config.days, startDays + a.replayDays - 1)))
