@@ -317,13 +317,7 @@ public struct AdaptiveCalendarQueue: EntryPriorityQueue {
     /// and rebuilding the same table at every check made the queue quadratic (41% of an analytics
     /// run at 40,000 people; `sameWidthIsNotRebuiltOverAndOver`).
     @usableFromInline mutating func checkWidth() {
-        let perOperation = Double(work) / Double(operations)
-        guard perOperation > 3 else {
-            work = 0
-            operations = 0
-            return
-        }
-        let shift = estimateWidthShift()
+        let shift = Double(work) / Double(operations) > 3 ? estimateWidthShift() : widthShift
         work = 0
         operations = 0
         if shift != widthShift { resize(buckets: Int(bucketMask) + 1, shift: shift) }
