@@ -15,3 +15,25 @@ public enum GoodnessOfFit {
         return (x2, gsl_cdf_chisq_Q(x2, Double(observed.count - 1 - fittedParameters)))
     }
 }
+
+extension GoodnessOfFit {
+    /// Whether two samples' counts over the same bins come from one distribution: the two-sample
+    /// chi-square statistic Σ (a·√(B/A) − b·√(A/B))² / (a + b) over bins with any count (A, B the
+    /// totals), and its upper-tail p-value with bins − 1 degrees of freedom. Merge sparse bins first:
+    /// the chi-square law needs a few counts in each.
+    public static func homogeneity(_ a: [Int], _ b: [Int]) -> (statistic: Double, pValue: Double) {
+        returnGSLErrors()
+        precondition(a.count == b.count, "need matching bins")
+        let totalA = Double(a.reduce(0, +)), totalB = Double(b.reduce(0, +))
+        precondition(totalA > 0 && totalB > 0, "need counts in both samples")
+        let ka = (totalB / totalA).squareRoot(), kb = (totalA / totalB).squareRoot()
+        var x2 = 0.0, bins = 0
+        for (x, y) in zip(a, b) where x + y > 0 {
+            let d = Double(x) * ka - Double(y) * kb
+            x2 += d * d / Double(x + y)
+            bins += 1
+        }
+        precondition(bins > 1, "need counts in two bins or more")
+        return (x2, gsl_cdf_chisq_Q(x2, Double(bins - 1)))
+    }
+}

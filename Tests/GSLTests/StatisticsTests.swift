@@ -116,3 +116,25 @@ import Testing
         #expect(abs(batch.lower - running.lower) < 1e-12 && abs(batch.upper - running.upper) < 1e-12)
     }
 }
+
+@Suite struct HomogeneityTests {
+    /// Two samples of 30 split 10/20 and 20/10: X² = 100/30 + 100/30 with one degree of freedom.
+    @Test func twoSamplesStatisticAndPValue() {
+        let (x2, p) = GoodnessOfFit.homogeneity([10, 20], [20, 10])
+        #expect(abs(x2 - 20.0 / 3) < 1e-12)
+        #expect(abs(p - 0.009823) < 1e-5)
+        // Unequal totals: the same proportions give 0; empty bins in both are left out.
+        #expect(GoodnessOfFit.homogeneity([10, 20, 0], [30, 60, 0]).statistic < 1e-12)
+    }
+
+    @Test func samplesOfOneDistributionPassAndShiftedOnesFail() {
+        let stream = RandomStream(seed: 3, stream: "homogeneity", generator: .taus2)
+        func counts(shift: Double) -> [Int] {
+            var c = [Int](repeating: 0, count: 12)
+            for _ in 0..<50_000 { c[max(0, min(11, Int((stream.normal(sd: 1) + shift + 3) * 2)))] += 1 }
+            return c
+        }
+        #expect(GoodnessOfFit.homogeneity(counts(shift: 0), counts(shift: 0)).pValue > 0.001)
+        #expect(GoodnessOfFit.homogeneity(counts(shift: 0), counts(shift: 0.05)).pValue < 1e-6)
+    }
+}

@@ -10,6 +10,8 @@ public struct ChannelModel: Sendable {
     /// `receptionProbability` at `alwaysBelow + i / tableStepsPerDb`, to decide most draws without `exp`.
     private let table: [Double]
     private static let tableStepsPerDb = 64.0
+    /// Windows that lose almost no adverts, in closed form.
+    package let lossless: LosslessWindow
 
     public init(_ parameters: RadioParameters) {
         self.parameters = parameters
@@ -19,6 +21,10 @@ public struct ChannelModel: Sendable {
         let midpoint = parameters.receptionMidpoint, scale = parameters.receptionScale, low = alwaysBelow
         let steps = Int(((neverAbove - alwaysBelow) * Self.tableStepsPerDb).rounded(.up)) + 2
         table = (0..<steps).map { i in 1 / (1 + exp((low + Double(i) / Self.tableStepsPerDb - midpoint) / scale)) }
+        let adverts = parameters.scanWindowSeconds * 1000 / parameters.advertIntervalMinMs
+        let mostAdverts = adverts >= 0 && adverts < 1000 ? Int(adverts) : LosslessWindow.maxAdverts
+        lossless = LosslessWindow(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint, receptionScale: scale,
+                                  mostAdverts: mostAdverts)
     }
 
     /// Whether an advert at `attenuation` is received, given a uniform draw: exactly

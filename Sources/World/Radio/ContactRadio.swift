@@ -53,11 +53,23 @@ public enum ContactRadio {
     }
 
     /// One scan window: each advert fades independently and is received with the logistic
-    /// probability of its own attenuation. Far from the reception threshold (beyond 4 σ of
-    /// fading) the outcome is certain and only the received adverts' fading is drawn.
+    /// probability of its own attenuation. Where at most 2% of adverts are lost on average the
+    /// window is drawn in closed form (`LosslessWindow`); far above the reception threshold
+    /// (beyond 4 σ of fading) nothing is received.
     package static func window(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
         if mean - 4 * sigma > model.neverAbove { return nil }
+        if mean <= model.lossless.limit,
+           let window = model.lossless.window(mean: mean, adverts: adverts, stream: stream) {
+            return window
+        }
+        return perAdvertWindow(mean: mean, adverts: adverts, model: model, stream: stream)
+    }
+
+    /// `window` with a draw for each advert: its fading, and whether it is received (certain, and
+    /// not drawn, beyond 4 σ of fading below the threshold).
+    package static func perAdvertWindow(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
+        let sigma = model.parameters.fadingSigma
         let certain = mean + 4 * sigma < model.alwaysBelow
         var received = 0
         var sum = 0.0

@@ -105,14 +105,19 @@ package final class CrowdedChannel: @unchecked Sendable {
     /// `ContactRadio.window` at scan instant `t` with collisions: the channel's draws from
     /// `stream` are exactly `window`'s, and each advert the channel delivers is then lost with
     /// the collision probability of the receiver's density at `t` (a draw only when it is > 0).
+    /// With no collision possible a window is exactly `ContactRadio.window`'s, closed form included.
     package func window(at t: SimTime, mean: Double, adverts: Int, model: ChannelModel,
                         stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
         if mean - 4 * sigma > model.neverAbove { return nil }
-        let certain = mean + 4 * sigma < model.alwaysBelow
         let contacts = density(at: t)
         let advertisers = crowd.model.advertisers(contacts: contacts)
         let lost = crowd.model.lossProbability(advertisers: advertisers)
+        if lost == 0, mean <= model.lossless.limit, let window = model.lossless.window(mean: mean, adverts: adverts, stream: stream) {
+            tally.add(contacts: contacts, adverts: adverts, lost: 0, captured: 0)
+            return window
+        }
+        let certain = mean + 4 * sigma < model.alwaysBelow
         let capture = crowd.model.captureThresholdDB
         var delivered = 0
         var received = 0
