@@ -24,12 +24,18 @@ package struct LosslessWindow: Sendable {
     private let tilts: [Double]
     private static let tiltStep = 1.0 / 8
     private let fadingSigma: Double
-    /// `MaxDeviation` for 0…the most adverts a window can hold (at most `maxAdverts`).
-    private let deviations: [MaxDeviation]
+    /// `MaxDeviation`'s CDFs and guides for 0…the most adverts a window can hold (at most
+    /// `maxAdverts`), each table at `n ·` its length, in one array each.
+    private let cdfs: [Double], guides: [Int32]
+    private let tables: Int, cdfLength: Int, guideLength: Int
 
     package init(fadingSigma sigma: Double, receptionMidpoint midpoint: Double, receptionScale scale: Double, mostAdverts: Int) {
         fadingSigma = sigma
-        deviations = MaxDeviation.tables(upTo: max(0, min(mostAdverts, Self.maxAdverts)))
+        let deviations = MaxDeviation.tables(upTo: max(0, min(mostAdverts, Self.maxAdverts)))
+        (tables, cdfLength, guideLength) = (deviations.count, deviations[2].cdf.count, deviations[2].guide.count)
+        // Tables for n < 2 are never read: their slots hold the n = 2 table to keep the layout uniform.
+        cdfs = deviations.indices.flatMap { deviations[max(2, $0)].cdf }
+        guides = deviations.indices.flatMap { deviations[max(2, $0)].guide }
         let lost = { (a: Double) in 1 / (1 + exp(-(a - midpoint) / scale)) }
         // The expected lost share grows with the mean: bisect for the mean where it is `lossShare`.
         var low = midpoint - 200, high = midpoint
@@ -74,9 +80,14 @@ package struct LosslessWindow: Sendable {
     /// beyond the most adverts the parameters allow.
     @inline(__always)
     package func window(mean: Double, adverts: Int, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
-        guard adverts >= 1 && adverts < deviations.count else { return nil }
+        guard adverts >= 1 && adverts < tables else { return nil }
         let sampleMean = mean + stream.normal(sd: fadingSigma / Double(adverts).squareRoot())
-        let spread = adverts == 1 ? 0 : deviations[adverts].quantile(stream.uniform())
+        let spread = adverts == 1 ? 0 : cdfs.withUnsafeBufferPointer { cdf in
+            guides.withUnsafeBufferPointer { guide in
+                MaxDeviation.quantile(stream.uniform(), cdf: cdf.baseAddress! + adverts * cdfLength,
+                                      guide: UnsafeBufferPointer(rebasing: guide[(adverts * guideLength)..<((adverts + 1) * guideLength)]))
+            }
+        }
         return (ChannelModel.byte(sampleMean + tilt(mean: mean)), ChannelModel.byte(sampleMean - fadingSigma * spread))
     }
 }

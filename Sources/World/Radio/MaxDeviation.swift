@@ -12,7 +12,7 @@ package struct MaxDeviation: Sendable {
     /// The CDF at multiples of `step` from 0 to `top` (where it is set to 1: P(M_n > 8) < 1e-13 for n ≤ 40).
     package let cdf: [Double]
     /// `guide[k]`: the first index whose CDF exceeds k / guide.count, to start each inversion near its answer.
-    private let guide: [Int32]
+    package let guide: [Int32]
     package static let step = 1.0 / 512
     package static let top = 8.0
 
@@ -85,13 +85,16 @@ package struct MaxDeviation: Sendable {
     }
 
     /// The value of M_n at probability `u` in [0, 1): the tabulated CDF inverted, linear between points.
-    @inline(__always)
     package func quantile(_ u: Double) -> Double {
-        cdf.withUnsafeBufferPointer { cdf in
-            var i = Int(guide[Int(u * Double(guide.count))])
-            while cdf[i] <= u { i += 1 }
-            let below = cdf[i - 1]
-            return (Double(i - 1) + (u - below) / (cdf[i] - below)) * Self.step
-        }
+        cdf.withUnsafeBufferPointer { cdf in guide.withUnsafeBufferPointer { Self.quantile(u, cdf: cdf.baseAddress!, guide: $0) } }
+    }
+
+    /// `quantile` on a table's CDF and guide as buffers (no reference counting on the hot path).
+    @inline(__always)
+    package static func quantile(_ u: Double, cdf: UnsafePointer<Double>, guide: UnsafeBufferPointer<Int32>) -> Double {
+        var i = Int(guide[Int(u * Double(guide.count))])
+        while cdf[i] <= u { i += 1 }
+        let below = cdf[i - 1]
+        return (Double(i - 1) + (u - below) / (cdf[i] - below)) * step
     }
 }
