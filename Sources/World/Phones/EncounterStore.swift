@@ -63,7 +63,7 @@ public struct EncounterBatch: Sendable {
         identifierWords.append(stored.word0)
         identifierTails.append(stored.tail)
         metadata.append(aem)
-        scanColumn.append(newScans[...])
+        newScans.withUnsafeBufferPointer { scanColumn.append($0) }
     }
 
     public mutating func append(_ other: EncounterBatch) {
@@ -71,7 +71,7 @@ public struct EncounterBatch: Sendable {
         identifierWords += other.identifierWords
         identifierTails += other.identifierTails
         metadata += other.metadata
-        for e in 0..<other.count { scanColumn.append(other.scanColumn.scans(ofEncounter: e)[...]) }
+        for e in 0..<other.count { other.scanColumn.scans(ofEncounter: e).withUnsafeBufferPointer { scanColumn.append($0) } }
     }
 
     /// The stored RPI of encounter `e`.

@@ -25,7 +25,7 @@ public struct ScanColumn: Sendable, Equatable {
     static let checkpointStride = 16
 
     /// Whether one encounter's scans fit the packed form with this gap.
-    static func fits(_ scans: ArraySlice<StoredScan>, gap: UInt16) -> Bool {
+    static func fits(_ scans: UnsafeBufferPointer<StoredScan>, gap: UInt16) -> Bool {
         guard let first = scans.first, gap > 0, scans.count <= 1 << 15, first.secondOfDay < 1 << 17 else { return scans.isEmpty }
         var previous: UInt32? = nil
         for s in scans {
@@ -61,7 +61,7 @@ public struct ScanColumn: Sendable, Equatable {
             starts.reserveCapacity(order.count + 1)
             starts.append(0)
             full.reserveCapacity(total)
-            for record in order { append(columns[Int(record >> 32)].scans(ofEncounter: Int(record & 0xffff_ffff))[...]) }
+            for record in order { columns[Int(record >> 32)].scans(ofEncounter: Int(record & 0xffff_ffff)).withUnsafeBufferPointer { append($0) } }
             return
         }
         let heads = DayMerge.gather(columns.map(\.heads), order: order, threads: threads)
@@ -127,8 +127,8 @@ public struct ScanColumn: Sendable, Equatable {
         isPacked = false
     }
 
-    /// Appends the next encounter's scans.
-    mutating func append(_ scans: ArraySlice<StoredScan>) {
+    /// Appends the next encounter's scans (a buffer: a slice of the recorder's array retained it each time).
+    mutating func append(_ scans: UnsafeBufferPointer<StoredScan>) {
         if isPacked && encounterCount == 0 { gap = scans.first?.secondsSinceLastScan ?? 0 }
         if isPacked && (scans.isEmpty || !Self.fits(scans, gap: gap)) { unpack() }
         defer { count += scans.count; encounterCount += 1 }
