@@ -107,3 +107,18 @@ import Testing
         }
     }
 }
+
+@Suite struct AttenuationByteTests {
+    /// The byte is the clamped `rounded()` for every value, the halves, their neighbours, NaN and the ends.
+    @Test func byteIsTheClampedRoundedValue() {
+        func reference(_ x: Double) -> UInt8 { UInt8(max(0, min(255, x.rounded()))) }
+        var values: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, 255, 254.5, 255.5, 256, -1, 0.49999999999999994, 1e-300]
+        for k in -20...520 {
+            let half = Double(k) / 2
+            values += [half, half.nextUp, half.nextDown]
+        }
+        let stream = RandomStream(seed: 31, stream: "byte", generator: .taus2)
+        values += (0..<100_000).map { _ in stream.uniform(-10, 270) }
+        for x in values { #expect(ChannelModel.byte(x) == reference(x), "\(x)") }
+    }
+}
