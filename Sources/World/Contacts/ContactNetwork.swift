@@ -1,3 +1,4 @@
+import CPrefetch
 import EventEngine
 import Foundation
 import GSL
@@ -75,19 +76,25 @@ public final class ContactNetwork: Sendable {
     }
 
     /// Calls `emit` for every contact `person` initiates on the day starting at `midnight`.
-    /// `stream` and `segments` are the caller's scratch space (one per thread).
+    /// `stream` and `segments` are the caller's scratch space (one per thread). `prefetch`, if
+    /// given, is the base of a per-person array `emit` reads for the other person: its entry is
+    /// prefetched when the other is picked, while the contact's draws hide the cache miss.
     public func contacts(initiatedBy person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
-                         segments: inout [ContactSegment], _ emit: (ContactView) -> Void) {
+                         segments: inout [ContactSegment], prefetch: UnsafePointer<Int32>? = nil,
+                         _ emit: (ContactView) -> Void) {
         withoutActuallyEscaping(emit) { emit in
-            generate(person: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments, emit)
+            generate(person: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments,
+                     prefetch: prefetch, emit)
         }
     }
 
     private func generate(person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
-                          segments: inout [ContactSegment], _ emit: @escaping (ContactView) -> Void) {
+                          segments: inout [ContactSegment], prefetch: UnsafePointer<Int32>?,
+                          _ emit: @escaping (ContactView) -> Void) {
         let p = parameters
         let weekday = CivilCalendar.weekday(of: midnight) < 5
         var maker = ContactMaker(person: Int32(person), midnight: midnight, stream: stream, segments: segments, emit: emit)
+        maker.prefetch = prefetch
         let families = layerFamilies, shapes = layerShapes
         defer { segments = maker.segments }
 
@@ -200,6 +207,8 @@ package struct ContactMaker {
     package var segments: [ContactSegment]
     package let emit: (ContactView) -> Void
     package var layer = ContactLayer.household
+    /// See `ContactNetwork.contacts(initiatedBy:…prefetch:)`.
+    package var prefetch: UnsafePointer<Int32>? = nil
 
     package init(person: Int32, midnight: SimTime, stream: RandomStream, segments: [ContactSegment], emit: @escaping (ContactView) -> Void) {
         self.person = person
@@ -235,6 +244,7 @@ package struct ContactMaker {
     /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around the layer's median.
     package mutating func contact(with other: Int, startWindow: ClosedRange<Int>, shape: ContactShape,
                           stretch: ClosedRange<Int> = 60...300) {
+        if let prefetch { ensim_prefetch(prefetch + other) }
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(shape), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)
@@ -251,6 +261,7 @@ package struct ContactMaker {
 
     /// Riders stand 1–3 m apart, changing every 1–3 minutes as people get on and off.
     package mutating func transportContact(with other: Int, startWindow: ClosedRange<Int>, shape: ContactShape, metres: ClosedRange<Double>) {
+        if let prefetch { ensim_prefetch(prefetch + other) }
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(shape), Int32(86_400 - start))
         segments.removeAll(keepingCapacity: true)

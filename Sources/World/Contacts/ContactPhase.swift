@@ -34,35 +34,40 @@ package enum ContactPhase {
         for o in everyContact { o.beginShards(layout.shards) }
         let shared = Observers(all: observers)
         let sharedEvery = EveryContact(all: everyContact, gate: gate)
-        layout.forEach(threads: threads) { initiators in
-            let w = layout.shard(of: initiators)
-            var out = ShardOutput()
-            let recorders = shared.all.map { $0.recorder(shard: w) }
-            let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
-            let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
-            var segments: [ContactSegment] = []
-            segments.reserveCapacity(512)
-            for person in initiators {
-                var ordinal: UInt64 = 0
-                network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments) { c in
-                    // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
-                    let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
-                    ordinal += 1
-                    // A removed contact (quarantine, isolation) still took its draws, so later contacts keep theirs.
-                    if let gate = sharedEvery.gate, gate.removes(c) { return }
-                    for r in everyRecorders { r.record(c, key: key) }
-                    out.byLayer[c.layer.rawValue] += 1
-                    out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(withinLog10Metres: within), total: c.duration))
-                    let pa = Int(population.phoneOf[Int(c.a)]), pb = Int(population.phoneOf[Int(c.b)])
-                    if pa >= 0 && pb >= 0 {
-                        out.appPairContacts += 1
-                        for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
+        // The other person's phone (read below for every contact) is met at random: prefetched when picked.
+        population.phoneOf.withUnsafeBufferPointer { phoneOfBuffer in
+            let phoneOf = ReadBuffer(base: phoneOfBuffer)
+            layout.forEach(threads: threads) { initiators in
+                let w = layout.shard(of: initiators)
+                var out = ShardOutput()
+                let recorders = shared.all.map { $0.recorder(shard: w) }
+                let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
+                let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
+                var segments: [ContactSegment] = []
+                segments.reserveCapacity(512)
+                for person in initiators {
+                    var ordinal: UInt64 = 0
+                    network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments,
+                                     prefetch: phoneOf.base.baseAddress) { c in
+                        // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
+                        let key = UInt64(person) << 35 | UInt64(dayIndex) << 23 | ordinal
+                        ordinal += 1
+                        // A removed contact (quarantine, isolation) still took its draws, so later contacts keep theirs.
+                        if let gate = sharedEvery.gate, gate.removes(c) { return }
+                        for r in everyRecorders { r.record(c, key: key) }
+                        out.byLayer[c.layer.rawValue] += 1
+                        out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(withinLog10Metres: within), total: c.duration))
+                        let pa = Int(phoneOf.base[Int(c.a)]), pb = Int(phoneOf.base[Int(c.b)])
+                        if pa >= 0 && pb >= 0 {
+                            out.appPairContacts += 1
+                            for r in recorders { r.record(c, phoneA: pa, phoneB: pb, key: key) }
+                        }
                     }
                 }
+                // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
+                out.truth.sort { $0.pair < $1.pair }
+                outputs.set(w, out)
             }
-            // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
-            out.truth.sort { $0.pair < $1.pair }
-            outputs.set(w, out)
         }
         for o in observers { o.endShards() }
         for o in everyContact { o.endShards() }
@@ -76,6 +81,9 @@ package enum ContactPhase {
         }
         return result
     }
+
+    /// A buffer the shards only read.
+    private struct ReadBuffer<Element>: @unchecked Sendable { let base: UnsafeBufferPointer<Element> }
 
     /// The observers as the shards see them: each shard only asks for its own recorder.
     private struct Observers: @unchecked Sendable { let all: [any AppContactObserver] }
