@@ -91,11 +91,12 @@ import Testing
         #expect(test.pValue > 0.001, "\(below) dB below the limit, \(adverts) adverts: X² \(test.statistic) over \(countsA.count) bins")
     }
 
-    /// Windows with more adverts than the tables hold, or none, draw per advert.
+    /// Windows above the limit, with more adverts than the tables hold, or with none, draw per advert.
     @Test func windowsOutsideTheTablesDrawPerAdvert() {
         let mean = model.lossless.limit - 10
         let stream = RandomStream(seed: 25, stream: "w", generator: .taus2)
         #expect(model.lossless.window(mean: mean, adverts: 0, stream: stream) == nil)
+        #expect(model.lossless.window(mean: model.lossless.limit + 0.01, adverts: 17, stream: stream) == nil)
         #expect(model.lossless.window(mean: mean, adverts: LosslessWindow.maxAdverts + 1, stream: stream) == nil)
         let one = model.lossless.window(mean: mean, adverts: 1, stream: stream)
         #expect(one != nil && one?.typical == one?.minimum)

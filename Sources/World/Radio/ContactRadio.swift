@@ -59,11 +59,8 @@ public enum ContactRadio {
     package static func window(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
         if mean - 4 * sigma > model.neverAbove { return nil }
-        if mean <= model.lossless.limit,
-           let window = model.lossless.window(mean: mean, adverts: adverts, stream: stream) {
-            return window
-        }
-        return perAdvertWindow(mean: mean, adverts: adverts, model: model, stream: stream)
+        return model.lossless.window(mean: mean, adverts: adverts, stream: stream)
+            ?? perAdvertWindow(mean: mean, adverts: adverts, model: model, stream: stream)
     }
 
     /// `window` with a draw for each advert: its fading, and whether it is received (certain, and

@@ -43,8 +43,8 @@ package struct LosslessWindow: Sendable {
             let m = (low + high) / 2
             if Self.normalExpectation(sigma: sigma, mean: m, lost) > Self.lossShare { high = m } else { low = m }
         }
-        limit = low
         let limit = low
+        self.limit = limit
         // Below 40 dB under the limit the tilt is far below a thousandth of a dB.
         tilts = (0...Int(40 / Self.tiltStep)).map { i in
             let m = limit - Double(i) * Self.tiltStep
@@ -75,12 +75,12 @@ package struct LosslessWindow: Sendable {
         return tilts[i] + (tilts[i + 1] - tilts[i]) * (x - Double(i))
     }
 
-    /// A window of `adverts` adverts at mean attenuation `mean` (at most `limit`) from a normal and
-    /// a uniform of `stream`, or nil (nothing drawn) when `adverts` is outside 1…`maxAdverts` or
-    /// beyond the most adverts the parameters allow.
+    /// A window of `adverts` adverts at mean attenuation `mean` from a normal and a uniform of
+    /// `stream`, or nil (nothing drawn: the caller draws per advert) when `mean` is above `limit`,
+    /// or `adverts` is outside 1…`maxAdverts` or beyond the most adverts the parameters allow.
     @inline(__always)
     package func window(mean: Double, adverts: Int, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
-        guard adverts >= 1 && adverts < tables else { return nil }
+        guard mean <= limit, adverts >= 1 && adverts < tables else { return nil }
         let sampleMean = mean + stream.normal(sd: fadingSigma / Double(adverts).squareRoot())
         let spread = adverts == 1 ? 0 : cdfs.withUnsafeBufferPointer { cdf in
             guides.withUnsafeBufferPointer { guide in
