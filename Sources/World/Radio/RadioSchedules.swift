@@ -133,7 +133,8 @@ public struct RPIRotationSchedule: Sendable {
         let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
         var t = Int32(0)
         while true {
-            t += Int32(stream.uniform(lo, hi).rounded(.down))
+            // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
+            t += Int32(stream.uniform(lo, hi))
             if t >= 86_400 { break }
             offsets.append(t)
         }
