@@ -49,13 +49,13 @@ extension DistributionModel {
 
         // Bytes per client and day: complete days of the sampled clients (GSL quantiles).
         // One array, filled from the shards and sorted in place: a long run has a value per
-        // sampled client and day.
+        // sampled client and day (28 million in a 1 M × 28 run: GSL's heapsort took 2 s of it).
         var count = 0
         forEachCompleteClientDayBytes { _ in count += 1 }
         var sorted: [Double] = []
         sorted.reserveCapacity(count)
         forEachCompleteClientDayBytes { sorted.append(Double($0)) }
-        Statistics.sortInPlace(&sorted)
+        RadixSort.sortNonNegative(&sorted, threads: shards.count)
         func q(_ p: Double) -> Double { sorted.isEmpty ? 0 : Statistics.quantile(sorted: sorted, p) }
         let meanBytes = sorted.isEmpty ? 0 : Statistics.mean(sorted)
 
