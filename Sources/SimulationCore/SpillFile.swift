@@ -15,12 +15,12 @@ package final class SpillFile: @unchecked Sendable {
     }
 
     /// - Throws: `SpillError` when no temporary file can be made.
-    package init(holding contents: String) throws {
+    package init(holding contents: String, in folder: String = SpillFile.folder) throws {
         self.contents = contents
-        var template = Array((Self.folder + "/ensim-spill-XXXXXX").utf8CString)
+        var template = Array((folder + "/ensim-spill-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw SpillError(description: "cannot create a temporary file in \(Self.folder) for \(contents) "
+            throw SpillError(description: "cannot create a temporary file in \(folder) for \(contents) "
                              + "(\(String(cString: strerror(errno)))); set TMPDIR to a writable folder")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -1,5 +1,6 @@
 import GAEN
 @testable import Simulation
+import SimulationCore
 import Testing
 @testable import World
 
@@ -182,6 +183,31 @@ import Testing
         }
         #expect(EncounterDay(dayIndex: 3, phones: 5, batch: packed).scanColumn!.isPacked)
         #expect(!EncounterDay(dayIndex: 3, phones: 5, batch: unpacked).scanColumn!.isPacked)
+    }
+
+    /// A day spilled on another thread reads the same at once and once written; a day that cannot
+    /// be written stays readable in memory and its error comes out of `finishSpill()`.
+    @Test func daysSpilledInBackgroundReadTheSame() throws {
+        var batch = EncounterBatch()
+        for i in 0..<40 {
+            batch.add(receiver: Int32(i % 5), identifier: rpi(UInt64(i)), metadata: UInt32(1000 + i), scans: [scan(UInt32(i * 900)), scan(UInt32(i * 900 + 300))])
+        }
+        let day = EncounterDay(dayIndex: 3, phones: 5, batch: batch)
+        let moving = day.spillingInBackground()
+        for e in 0..<day.encounterCount { #expect(moving.metadata(of: e) == day.metadata(of: e) && moving.scans(of: e) == day.scans(of: e)) }
+        try moving.finishSpill()
+        let spilled = try day.spilled()
+        #expect(moving.isSpilled && moving.scanColumn == nil && moving.bytes == day.bytes && moving.memoryBytes == spilled.memoryBytes)
+        for e in 0..<day.encounterCount { #expect(moving.metadata(of: e) == day.metadata(of: e) && moving.scans(of: e) == day.scans(of: e)) }
+
+        let stuck = day.spillingInBackground(folder: "/nonexistent-ensim-tmp")
+        #expect(throws: SpillFile.SpillError.self) { try stuck.finishSpill() }
+        #expect(!stuck.isSpilled && stuck.metadata == day.metadata && stuck.scans(of: 7) == day.scans(of: 7))
+        do {
+            try stuck.finishSpill()
+        } catch {
+            #expect("\(error)".contains("/nonexistent-ensim-tmp") && "\(error)".contains("set TMPDIR"))
+        }
     }
 
     @Test func retentionDeletesDayFifteen() throws {
