@@ -43,6 +43,20 @@ import Testing
         }
         #expect(stats.meanConfidenceInterval(confidence: 0.999).contains(15.0 + 0.5 / 60))
     }
+
+    /// Stepping forward from an earlier time's period finds what the search finds.
+    @Test func steppingFindsTheSearchedPeriod() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        let r = RPIRotationSchedule(seed: 3, phone: 7, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+        var k = 0, steps = 0
+        for t in stride(from: midnight, to: midnight + 86_400, by: 97) {
+            let next = r.periodIndex(at: t, from: k)
+            steps += next - k
+            k = next
+            #expect(k == r.periodIndex(at: t) && r.period(k) == r.rotationPeriod(at: t) && r.period(k).contains(t))
+        }
+        #expect(steps == r.offsets.count - 1)
+    }
 }
 
 extension RadioScheduleTests {

@@ -20,11 +20,28 @@ struct DayCache<Value> {
     /// The cached value of `key`, or `make()`'s (then cached in the key's slot, evicting another).
     @inline(__always)
     mutating func value(key: UInt64, make: () -> Value) -> Value {
-        let slot = Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift)
-        if keys[slot] == key, let v = values[slot] { return v }
+        if let v = cached(key: key) { return v }
         let v = make()
-        keys[slot] = key
-        values[slot] = v
+        store(v, key: key)
         return v
     }
+
+    /// The cached value of `key`, if its slot holds it. (With `store`, for callers whose `make`
+    /// would have to capture what holds the cache.)
+    @inline(__always)
+    func cached(key: UInt64) -> Value? {
+        let slot = self.slot(key)
+        return keys[slot] == key ? values[slot] : nil
+    }
+
+    /// Caches `value` in `key`'s slot, evicting another.
+    @inline(__always)
+    mutating func store(_ value: Value, key: UInt64) {
+        let slot = self.slot(key)
+        keys[slot] = key
+        values[slot] = value
+    }
+
+    @inline(__always)
+    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift) }
 }

@@ -129,51 +129,66 @@ private struct RadioRecording {
         hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
     }
 
+    /// Reads `day` in place: copying it (for closures that build cache misses) retained and
+    /// released a dozen references per call.
     private mutating func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
-        let day = self.day, scratch = self.scratch, scanFamily = self.scanFamily, jitterFamily = self.jitterFamily
-        let rotationFamily = self.rotationFamily
         let loss = day.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
                                    directionKey: key, stream: stream, directionFamily: radioFamily, contactFamily: reciprocalFamily)
-        let scans = scanSchedules.value(key: UInt64(receiver)) {
-            let p = day.model.parameters
-            guard p.androidScanIntervalRandomRangeSeconds > 0, day.radios.isAndroid(receiver) else {
-                return ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                                    period: p.scanPeriodSeconds, stream: scratch)
-            }
-            return ScanSchedule(jitterFamily: jitterFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                                period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
+        let scans: ScanSchedule
+        if let cached = scanSchedules.cached(key: UInt64(receiver)) { scans = cached } else {
+            scans = scanSchedule(of: receiver)
+            scanSchedules.store(scans, key: UInt64(receiver))
         }
         heard.removeAll(keepingCapacity: true)
         crowd?.begin(key: key, sender: sender, receiver: receiver)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
                           extraLoss: loss, stream: stream, crowd: crowd, into: &heard)
         guard !heard.isEmpty else { return }
-        for h in heard { scanInstancesByHour[Int((h.time - day.midnight) / 3600)] += 1 }
-        let p = day.model.parameters
-        let rotation = rotations.value(key: UInt64(sender)) {
-            RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: day.midnight,
-                                minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        let midnight = day.midnight
+        for h in heard { scanInstancesByHour[Int((h.time - midnight) / 3600)] += 1 }
+        let rotation: RPIRotationSchedule
+        if let cached = rotations.cached(key: UInt64(sender)) { rotation = cached } else {
+            let p = day.model.parameters
+            rotation = RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: midnight,
+                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+            rotations.store(rotation, key: UInt64(sender))
         }
         // One record per RPI heard: scans split where the sender rotated its identifier.
         var i = 0
+        // Heard scans are in time order: the period of each next one is found by stepping on.
+        var k = rotation.periodIndex(at: heard[0].time)
         while i < heard.count {
             // Rotations are at least 10 minutes apart, so each period has its own EN interval.
-            let period = rotation.rotationPeriod(at: heard[i].time), rotationStart = period.lowerBound
+            k = rotation.periodIndex(at: heard[i].time, from: k)
+            let period = rotation.period(k), rotationStart = period.lowerBound
             stored.removeAll(keepingCapacity: true)
             while i < heard.count && heard[i].time < period.upperBound {
                 let h = heard[i]
-                stored.append(StoredScan(secondOfDay: UInt32(h.time - day.midnight), typicalAttenuation: h.typicalAttenuation,
+                stored.append(StoredScan(secondOfDay: UInt32(h.time - midnight), typicalAttenuation: h.typicalAttenuation,
                                          minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
                 i += 1
             }
             // The sender numbers the RPI by its own clock at the rotation (exact clocks: the rotation's interval).
             let own = day.fleet.clockOffsets.isEmpty ? ENIntervalNumber(unixTime: rotationStart)
                 : day.fleet.interval(phone: sender, at: rotationStart)
-            let deriver = self.deriver
-            let ad = adverts.value(key: UInt64(sender) << 32 | UInt64(own.rawValue)) {
-                day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
+            let advertKey = UInt64(sender) << 32 | UInt64(own.rawValue)
+            let ad: (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata)
+            if let cached = adverts.cached(key: advertKey) { ad = cached } else {
+                ad = day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
+                adverts.store(ad, key: advertKey)
             }
             batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
         }
+    }
+
+    /// The receiver's scan schedule of the day.
+    private func scanSchedule(of receiver: Int) -> ScanSchedule {
+        let p = day.model.parameters
+        guard p.androidScanIntervalRandomRangeSeconds > 0, day.radios.isAndroid(receiver) else {
+            return ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                                period: p.scanPeriodSeconds, stream: scratch)
+        }
+        return ScanSchedule(jitterFamily: jitterFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
+                            period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
     }
 }

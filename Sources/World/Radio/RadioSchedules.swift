@@ -150,13 +150,32 @@ public struct RPIRotationSchedule: Sendable {
 
     /// When the identifier on the air at `t` (a time of this day) was rotated in, and when it
     /// is rotated out (`SimTime.max` for the day's last).
-    public func rotationPeriod(at t: SimTime) -> Range<SimTime> {
+    public func rotationPeriod(at t: SimTime) -> Range<SimTime> { period(periodIndex(at: t)) }
+
+    /// The index of the identifier on the air at `t` (a time of this day) among the day's.
+    public func periodIndex(at t: SimTime) -> Int {
         let second = Int32(t - midnight)
         var lo = 0, hi = offsets.count
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if offsets[mid] <= second { lo = mid } else { hi = mid }
         }
-        return (midnight + Int64(offsets[lo]))..<(lo + 1 < offsets.count ? midnight + Int64(offsets[lo + 1]) : .max)
+        return lo
+    }
+
+    /// The index of the identifier on the air at `t`, searching forward from `k` (on the air at
+    /// an earlier time): times in order cost a step, not a search.
+    @inline(__always)
+    public func periodIndex(at t: SimTime, from k: Int) -> Int {
+        var k = k
+        while k + 1 < offsets.count && midnight + Int64(offsets[k + 1]) <= t { k += 1 }
+        return k
+    }
+
+    /// When identifier `k` of the day was rotated in, and when it is rotated out (`SimTime.max`
+    /// for the day's last).
+    @inline(__always)
+    public func period(_ k: Int) -> Range<SimTime> {
+        (midnight + Int64(offsets[k]))..<(k + 1 < offsets.count ? midnight + Int64(offsets[k + 1]) : .max)
     }
 }
