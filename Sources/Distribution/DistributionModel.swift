@@ -129,15 +129,26 @@ public final class DistributionModel {
             history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute)
             streamHours(upTo: history.minutes / history.binMinutes, from: history)
         }
-        var out: [PackageDownload] = []
-        out.reserveCapacity(all.reduce(0) { $0 + $1.core.downloads.count })
+        var starts = [0]
+        for s in all { starts.append(starts[starts.count - 1] + s.core.downloads.count) }
+        let offsets = starts
+        // Each shard copies its own downloads, on its own thread (the copy into fresh pages took
+        // 1.2 s of a 1 M × 28 run on one thread), then frees them: they are not kept, as they
+        // would stay allocated through the next day.
+        var out = [PackageDownload](unsafeUninitializedCapacity: offsets[all.count]) { buffer, initialized in
+            let target = SharedBuffer(base: buffer)
+            forEachShard(count: all.count, threads: all.count) { range in
+                for i in range {
+                    let part = UnsafeMutableBufferPointer(rebasing: target.base[offsets[i]..<offsets[i + 1]])
+                    all[i].core.downloads.withUnsafeBufferPointer { _ = part.initialize(fromContentsOf: $0) }
+                    all[i].core.lastDownloadCount = all[i].core.downloads.count
+                    all[i].core.downloads = []
+                }
+            }
+            initialized = offsets[all.count]
+        }
         checkSessions.removeAll(keepingCapacity: true)
         for s in all {
-            s.core.lastDownloadCount = s.core.downloads.count
-            out.append(contentsOf: s.core.downloads)
-            // Freed as soon as copied (the day's downloads are held once plus one shard's), and not
-            // kept: they would stay allocated through the next day.
-            s.core.downloads = []
             checkSessions.append(contentsOf: s.core.checks)
             s.core.checks.removeAll(keepingCapacity: true)
         }
