@@ -127,6 +127,24 @@ import Testing
         }
     }
 
+    /// The radix sort of a shard's contacts orders pairs as a comparison sort does and keeps every
+    /// contact: small and large shards, ids of a few bits and of 27 (a national population).
+    @Test(arguments: [(0, 30), (200, 30), (257, 30), (5_000, 1 << 12), (60_000, 1_000_000), (20_000, (1 << 27) - 1)])
+    func radixSortOfContactsOrdersPairsAsSortingDoes(count: Int, people: Int) {
+        let rng = RandomStream(seed: 23, stream: "radix")
+        let entries = (0..<count).map { _ in
+            GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(people)), Int32(rng.uniformInt(people))),
+                                 within: Int32(rng.uniformInt(900)), total: Int32(rng.uniformInt(3600)))
+        }
+        var sorted = entries
+        GroundTruthDay.sortByPair(&sorted)
+        let byPair = entries.sorted { $0.pair < $1.pair }
+        func all(_ e: [GroundTruthDay.Entry]) -> [[Int64]] { e.map { [Int64($0.pair), Int64($0.within), Int64($0.total)] }.sorted { $0.lexicographicallyPrecedes($1) } }
+        // Bools: a failure should not print the arrays.
+        let ordered = sorted.map(\.pair) == byPair.map(\.pair), kept = all(sorted) == all(entries)
+        #expect(ordered && kept, "\(count) contacts of \(people) people")
+    }
+
     /// The close contacts involving an app phone, filtered in chunks, are the same on any number of threads.
     @Test func closeContactsInvolvingAppPhonesAreTheSameOnAnyThreadCount() {
         let rng = RandomStream(seed: 22, stream: "close")

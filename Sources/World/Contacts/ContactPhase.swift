@@ -65,7 +65,7 @@ package enum ContactPhase {
                     }
                 }
                 // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
-                out.truth.sort { $0.pair < $1.pair }
+                GroundTruthDay.sortByPair(&out.truth)
                 outputs.set(w, out)
             }
         }
