@@ -56,7 +56,8 @@ package enum ContactPhase {
                         if let gate = sharedEvery.gate, gate.removes(c) { return }
                         for r in everyRecorders { r.record(c, key: key) }
                         out.byLayer[c.layer.rawValue] += 1
-                        out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: c.seconds(withinLog10Metres: within), total: c.duration))
+                        let seconds = c.secondsAndDuration(withinLog10Metres: within)
+                        out.truth.append(GroundTruthDay.Entry(pair: GroundTruthDay.key(c.a, c.b), within: seconds.within, total: seconds.total))
                         let pa = Int(phoneOf.base[Int(c.a)]), pb = Int(phoneOf.base[Int(c.b)])
                         if pa >= 0 && pb >= 0 {
                             out.appPairContacts += 1
