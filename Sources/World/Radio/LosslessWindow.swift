@@ -24,6 +24,9 @@ package struct LosslessWindow: Sendable {
     private let tilts: [Double]
     private static let tiltStep = 1.0 / 8
     private let fadingSigma: Double
+    /// fadingSigma / √n for n adverts, the sample mean's sd: a square root and a division each
+    /// window were an eighth of the window's time.
+    private let meanSD: [Double]
     /// `MaxDeviation`'s CDFs and guides for 0…the most adverts a window can hold (at most
     /// `maxAdverts`), each table at `n ·` its length, in one array each.
     private let cdfs: [Double], guides: [Int32]
@@ -36,6 +39,7 @@ package struct LosslessWindow: Sendable {
         // Tables for n < 2 are never read: their slots hold the n = 2 table to keep the layout uniform.
         cdfs = deviations.indices.flatMap { deviations[max(2, $0)].cdf }
         guides = deviations.indices.flatMap { deviations[max(2, $0)].guide }
+        meanSD = deviations.indices.map { sigma / Double($0).squareRoot() }
         let lost = { (a: Double) in 1 / (1 + exp(-(a - midpoint) / scale)) }
         // The expected lost share grows with the mean: bisect for the mean where it is `lossShare`.
         var low = midpoint - 200, high = midpoint
@@ -81,7 +85,7 @@ package struct LosslessWindow: Sendable {
     @inline(__always)
     package func window(mean: Double, adverts: Int, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         guard mean <= limit, adverts >= 1 && adverts < tables else { return nil }
-        let sampleMean = mean + stream.normal(sd: fadingSigma / Double(adverts).squareRoot())
+        let sampleMean = mean + stream.normal(sd: meanSD[adverts])
         let spread = adverts == 1 ? 0 : cdfs.withUnsafeBufferPointer { cdf in
             guides.withUnsafeBufferPointer { guide in
                 MaxDeviation.quantile(stream.uniform(), cdf: cdf.baseAddress! + adverts * cdfLength,
