@@ -1,3 +1,4 @@
+import CPrefetch
 import EventEngine
 import GAEN
 import GSL
@@ -90,6 +91,13 @@ package final class PhoneFleet {
     /// What `phone` broadcasts during `interval` (by its own clock): its RPI and the metadata
     /// (version, calibrated Tx power) encrypted into the AEM. An interval outside the current UTC
     /// day (a skewed clock past or short of midnight) uses the key of its own day.
+    /// Starts loading `phone`'s keys for a coming `advertisement`: the radio asks for the keys of
+    /// a sender met at random, a cache miss that stalled 2% of a 1 M run.
+    @inline(__always)
+    package func prefetchKeys(of phone: Int) {
+        subKeys.withUnsafeBufferPointer { ensim_prefetch($0.baseAddress! + phone) }
+    }
+
     package func advertisement(phone: Int, interval: ENIntervalNumber, txPower: Int8, deriver: BatchRPIDeriver)
         -> (identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata) {
         let day = Int64(interval.rawValue / 144)

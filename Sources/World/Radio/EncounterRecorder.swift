@@ -125,6 +125,8 @@ private struct RadioRecording {
 
     mutating func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
         guard day.availability.exchangesBeacons(phoneA), day.availability.exchangesBeacons(phoneB) else { return }
+        // B, met at random, sends second: its keys load while A's adverts are heard.
+        day.fleet.prefetchKeys(of: phoneB)
         hear(contact, sender: phoneA, receiver: phoneB, key: key << 1)
         hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
     }
