@@ -44,6 +44,24 @@ import Testing
         #expect(stats.meanConfidenceInterval(confidence: 0.999).contains(15.0 + 0.5 / 60))
     }
 
+    /// A schedule drawn through a second of the day is the start of the whole day's, reaches past
+    /// that second, and answers every time it covers as the whole day's does.
+    @Test func schedulesDrawnPartlyAreTheStartOfTheDays() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        let day = RPIRotationSchedule(seed: 3, phone: 7, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+        #expect(day.isComplete)
+        for through in [Int32(0), 599, 600, 5_000, 43_210, 86_000, 86_399] {
+            let part = RPIRotationSchedule(seed: 3, phone: 7, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream,
+                                           through: through)
+            #expect(Array(day.offsets.prefix(part.offsets.count)) == part.offsets, "through \(through)")
+            #expect(part.covers(midnight + Int64(through)) && (part.isComplete || part.offsets.last! > through))
+            #expect(!part.isComplete || part.offsets.count == day.offsets.count)
+            for t in stride(from: midnight, through: midnight + Int64(through), by: 61) {
+                #expect(part.rotationPeriod(at: t) == day.rotationPeriod(at: t), "through \(through), at \(t - midnight)")
+            }
+        }
+    }
+
     /// Stepping forward from an earlier time's period finds what the search finds.
     @Test func steppingFindsTheSearchedPeriod() {
         let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)

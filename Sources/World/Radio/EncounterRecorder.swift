@@ -149,10 +149,13 @@ private struct RadioRecording {
         let midnight = day.midnight
         for h in heard { scanInstancesByHour[Int((h.time - midnight) / 3600)] += 1 }
         let rotation: RPIRotationSchedule
-        if let cached = rotations.cached(key: UInt64(sender)) { rotation = cached } else {
+        let lastHeard = heard[heard.count - 1].time
+        if let cached = rotations.cached(key: UInt64(sender)), cached.covers(lastHeard) { rotation = cached } else {
+            // Drawn only as far as this contact needs (again, further, if a later contact needs more).
             let p = day.model.parameters
             rotation = RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: midnight,
-                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch,
+                                           through: Int32(lastHeard - midnight))
             rotations.store(rotation, key: UInt64(sender))
         }
         // One record per RPI heard: scans split where the sender rotated its identifier.

@@ -117,30 +117,43 @@ public struct RPIRotationSchedule: Sendable {
     /// Rotation times as seconds since midnight, ascending, starting with 0.
     public let offsets: [Int32]
     public let midnight: SimTime
+    /// Whether `offsets` reach the end of the day; otherwise they stop at the first rotation after
+    /// the second asked for (`through`), and only earlier times may be asked about.
+    public let isComplete: Bool
 
-    public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream) {
+    public init(seed: UInt64, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
+                through: Int32 = 86_399) {
         self.init(family: Self.family(seed: seed), phone: phone, dayIndex: dayIndex, midnight: midnight,
-                  minMinutes: minMinutes, maxMinutes: maxMinutes, stream: stream)
+                  minMinutes: minMinutes, maxMinutes: maxMinutes, stream: stream, through: through)
     }
 
     /// The stream family of the rotations, for callers that build many schedules (hash the name once).
     public static func family(seed: UInt64) -> StreamFamily { StreamFamily(seed: seed, stream: "rpi-rotation") }
 
-    public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream) {
+    /// `through`: the latest second of the day that will be asked about. The rotations are drawn
+    /// in order from midnight, so a schedule drawn through an earlier second is the start of the
+    /// whole day's (most senders are met once, before the day ends: drawing the rest was waste).
+    public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
+                through: Int32 = 86_399) {
         stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
         var offsets: [Int32] = [0]
-        offsets.reserveCapacity(150)
+        offsets.reserveCapacity(min(150, Int(through) / (max(1, minMinutes) * 60) + 2))
         let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
-        var t = Int32(0)
+        var t = Int32(0), complete = false
         while true {
             // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
             t += Int32(stream.uniform(lo, hi))
-            if t >= 86_400 { break }
+            if t >= 86_400 { complete = true; break }
             offsets.append(t)
+            if t > through { break }
         }
         self.offsets = offsets
         self.midnight = midnight
+        isComplete = complete
     }
+
+    /// Whether `t` (a time of this day) may be asked about: its period, end included, is drawn.
+    public func covers(_ t: SimTime) -> Bool { isComplete || t - midnight < Int64(offsets[offsets.count - 1]) }
 
     /// The EN interval whose RPI is on the air at `t` (a time of this day).
     public func broadcastInterval(at t: SimTime) -> ENIntervalNumber { ENIntervalNumber(unixTime: rotationStart(at: t)) }
