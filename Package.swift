@@ -103,16 +103,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ] + simulationStages + ["Simulation"]),
 
+        // Test helpers shared by the test targets (folders for their files).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GSLTests", dependencies: ["GSL", "CGSL"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "CPrefetch"]),
         .testTarget(name: "GAENTests", dependencies: ["GAEN"]),
         .testTarget(name: "P6Tests", dependencies: ["P6"]),
-        .testTarget(name: "SimulationTests", dependencies: simulationStages + ["Simulation", "CPrefetch"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "SimulationTests", dependencies: simulationStages + ["Simulation", "CPrefetch", "TestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
         .testTarget(name: "ENSimBenchmarksTests", dependencies: ["ENSimBenchmarks"]),
-        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario", "Reporting", "SimulationCore"]),
-        .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario", "Simulation"]),
+        .testTarget(name: "SweepTests", dependencies: ["Sweep", "Scenario", "Reporting", "SimulationCore", "TestSupport"]),
+        .testTarget(name: "ensimTests", dependencies: ["ensim", "Scenario", "Simulation", "TestSupport"]),
         .testTarget(name: "DocsTests", path: "Tests/DocsTests"),
     ]
 )

@@ -6,6 +6,7 @@ import Simulation
 import SimulationCore
 import Testing
 import World
+import TestSupport
 
 /// Tables streamed into the run folder while the run goes are the bytes the in-memory tables
 /// would have written, and a failed write is reported, not lost.
@@ -20,7 +21,7 @@ import World
         let minutes = try #require(inMemory.tables.first { $0.name == "distribution_minutes.csv" }?.table)
         #expect(minutes.count == 2 * 1_440)
 
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let parent = TestFolder.url("ensim-streams")
         let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
         defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
         let streams = CSVStreams(folder: folder)
@@ -42,7 +43,7 @@ import World
     }
 
     @Test func aWriteErrorIsThrownByFinish() throws {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let parent = TestFolder.url("ensim-streams")
         let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
         defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
         let streams = CSVStreams(folder: folder)
@@ -57,7 +58,7 @@ import World
         let table = ResultTable.computed(columns: ["i", "name", "share"], count: 60_000) {
             [.integer(Int64($0) - 7), .text($0 % 3 == 0 ? "a,\"b\" \($0)" : "row \($0)"), .number(Double($0) / 7)]
         }
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-streams-\(UUID().uuidString)")
+        let parent = TestFolder.url("ensim-streams")
         let folder = try RunFolder(finalURL: parent.appendingPathComponent("run"))
         defer { folder.discard(); try? FileManager.default.removeItem(at: parent) }
         try folder.writeCSV("sub/table.csv", table)

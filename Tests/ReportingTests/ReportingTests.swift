@@ -5,10 +5,11 @@ import Scenario
 import Simulation
 import SimulationCore
 import Testing
+import TestSupport
 
 @Suite struct ReportingTests {
     func tempDir() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-reporting-\(UUID().uuidString)")
+        let url = TestFolder.url("ensim-reporting")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Scenario
 import Testing
+import TestSupport
 
 /// Whatever `ensim validate` accepts must run, and what it refuses it refuses in one line:
 /// one test per class of hostile input found by fuzzing (issue 17).
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func aDefaultNameFromAnOddFileNameIsValid() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-name-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-name")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("my scenario.yaml")
         try Data("days: 1\n".utf8).write(to: file)
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func utf16AndBinaryFilesAreRefusedAsNotUTF8() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-utf16-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-utf16")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (name, data) in [("bom.yaml", Data([0xFF, 0xFE]) + "days: 3\n".data(using: .utf16LittleEndian)!),
                              ("nobom.yaml", "days: 3\n".data(using: .utf16LittleEndian)!)] {

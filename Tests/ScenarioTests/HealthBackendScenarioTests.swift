@@ -4,6 +4,7 @@ import HealthBackend
 @testable import Scenario
 import Simulation
 import Testing
+import TestSupport
 
 @Suite struct HealthBackendScenarioTests {
     @Test func defaultsMatchTheServers() throws {
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func casesCSVIsResolvedRelativeToTheScenarioAndChecked() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-\(getpid())")
+        let dir = TestFolder.url("ensim-csv")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try "date,cases\n2020-10-01,3\n".write(to: dir.appendingPathComponent("data/c.csv"), atomically: true, encoding: .utf8)
@@ -66,7 +67,7 @@ import Testing
     /// Whatever validates must run: a cases CSV must cover every simulated day, once each, and
     /// CRLF line ends, a byte-order mark and quoted fields read like plain LF text.
     @Test func casesCSVCoverageDuplicatesAndRFC4180() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-cover-\(getpid())")
+        let dir = TestFolder.url("ensim-csv-cover")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         func load(_ csv: String, days: Int = 2) throws -> LoadedScenario {
@@ -93,7 +94,7 @@ import Testing
     /// make everyone a case on day one, and GSL's Poisson sampler hung on such means: refused by
     /// the first simulated day over the population, with the scale to lower.
     @Test func casesCSVExpectingMoreResultsThanPeopleIsRefused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-csv-fits-\(getpid())")
+        let dir = TestFolder.url("ensim-csv-fits")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let data = dir.appendingPathComponent("c.csv"), file = dir.appendingPathComponent("s.yaml")

@@ -3,6 +3,7 @@ import GSL
 @testable import Scenario
 import Simulation
 import Testing
+import TestSupport
 
 /// Hostile-but-fair mutations of the shipped scenarios (issue 17's fuzzing, kept in CI): validation
 /// must never crash or hang and must report each problem on one line; and a sample of what it
@@ -73,7 +74,7 @@ import Testing
 
     /// A scratch folder beside which relative paths (data/…) still resolve.
     static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-fuzz-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-fuzz")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("data"), withDestinationURL: root.appendingPathComponent("Scenarios/data"))
         return dir

@@ -3,6 +3,7 @@ import Foundation
 import GSL
 import Testing
 import World
+import TestSupport
 
 /// The Dublin tram study: the published durations, the June 2020 rules applied to them, and
 /// ENSim's channel at the same distances.
@@ -20,7 +21,7 @@ import World
     }
 
     @Test func badFilesNameTheLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-tram-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-tram")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let header = "handset_a,handset_b,metres," + TramStudy.bands.map { "db_\($0.lowerBound)_\($0.upperBound)" }.joined(separator: ",")
         let zeros = Array(repeating: "0", count: TramStudy.bands.count).joined(separator: ",")

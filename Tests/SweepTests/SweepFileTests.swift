@@ -1,6 +1,7 @@
 import Foundation
 @testable import Scenario
 import Testing
+import TestSupport
 
 /// A folder with a small base scenario and the sweep files a test writes beside it.
 struct SweepFixture {
@@ -17,7 +18,7 @@ struct SweepFixture {
         """
 
     init() {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-sweep-\(UUID().uuidString)")
+        folder = TestFolder.url("ensim-sweep")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try? Self.base.write(to: folder.appendingPathComponent("base.yaml"), atomically: true, encoding: .utf8)
     }

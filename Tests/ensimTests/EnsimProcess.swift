@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `ensim` binary, as a user would, and captures its output.
 enum EnsimProcess {
@@ -34,7 +35,7 @@ enum EnsimProcess {
         process.currentDirectoryURL = directory ?? packageRoot
         // stdout through a pipe, stderr into a file: neither can fill up and block the child.
         let out = Pipe()
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-stderr-\(UUID().uuidString)")
+        let errURL = TestFolder.url("ensim-stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let errHandle = try FileHandle(forWritingTo: errURL)
@@ -50,7 +51,7 @@ enum EnsimProcess {
     }
 
     static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-cli-\(UUID().uuidString)")
+        let url = TestFolder.url("ensim-cli")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RadioCommandTests {
     @Test func calibrationTableGrowsWithDistance() throws {
@@ -26,7 +27,7 @@ import Testing
         let plain = try outcomes([])
         #expect(study.report["scenario"] as? String == "Scenarios/studies/dublin-tram.yaml")
         #expect(NSArray(array: study.outcomes).isEqual(to: plain.outcomes))
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-tram-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-tram")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let louder = dir.appendingPathComponent("tram.yaml")
@@ -63,7 +64,7 @@ import Testing
         let exponent = report["path_loss_exponent"] as! Double, sigma = report["shadowing_sigma_db"] as! Double
         #expect(exponent > 0 && exponent < 6 && sigma >= 0 && sigma < 30)
         #expect((report["log_likelihood"] as! Double) >= (report["log_likelihood_defaults"] as! Double))
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-fit-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-fit")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.csv")

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RegressCommandTests {
     func runFolder(notified: Int, fp: Int, contacts: Int, fn: Int) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ensim-regress-\(UUID().uuidString)")
+        let dir = TestFolder.url("ensim-regress")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let json = """
         {"detection": {"preset": "cwa-v2", "notified": \(notified), "false_positives": \(fp), "close_contacts_with_app": \(contacts), "false_negatives": \(fn)}}
