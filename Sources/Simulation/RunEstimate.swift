@@ -72,10 +72,10 @@ public struct RunEstimate: Sendable, Equatable {
         public static let overhead = 1.05
         /// Wall seconds per person-day on one thread of the benchmark machine: contacts and what
         /// does not depend on the app, plus the radio and encounters of app-pair contacts (∝ adoption²).
-        /// Fitted to two runs on 2 threads: 1 M × 28 at 40% adoption (97.4 s) and
-        /// national-10m.yaml at 16.3% (7 min 12 s); docs/benchmarks.md.
-        public static let secondsPerPersonDay = 1.9e-6
-        public static let secondsPerPersonDayPerAdoptionSquared = 24.1e-6
+        /// Fitted to two runs on 2 threads: 1 M × 28 at 40% adoption (80.2 s) and
+        /// national-10m.yaml at 16.3% (5 min 55 s); docs/benchmarks.md.
+        public static let secondsPerPersonDay = 1.55e-6
+        public static let secondsPerPersonDayPerAdoptionSquared = 20.0e-6
         /// Each extra thread adds this share of one (memory bandwidth, the serial end of day).
         public static let extraThreadEfficiency = 0.66
         /// One thread's seconds per CDN client check, for the clients beyond the app phones
