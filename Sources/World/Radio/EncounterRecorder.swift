@@ -131,8 +131,7 @@ private struct RadioRecording {
         hear(contact, sender: phoneB, receiver: phoneA, key: key << 1 | 1)
     }
 
-    /// Reads `day` in place: copying it (for closures that build cache misses) retained and
-    /// released a dozen references per call.
+    /// Cache misses are built here, not in closures, so `day` is read in place rather than copied.
     private mutating func hear(_ contact: ContactView, sender: Int, receiver: Int, key: UInt64) {
         let loss = day.contactLoss(layer: contact.layer, calibrationError: day.radios.error(sender) + day.radios.error(receiver),
                                    directionKey: key, stream: stream, directionFamily: radioFamily, contactFamily: reciprocalFamily)

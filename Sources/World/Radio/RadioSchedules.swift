@@ -189,6 +189,8 @@ public struct RPIRotationSchedule: Sendable {
     /// for the day's last).
     @inline(__always)
     public func period(_ k: Int) -> Range<SimTime> {
-        (midnight + Int64(offsets[k]))..<(k + 1 < offsets.count ? midnight + Int64(offsets[k + 1]) : .max)
+        // A schedule drawn only through part of the day does not know where its last period ends.
+        precondition(isComplete || k + 1 < offsets.count, "a rotation period beyond the drawn part of the day")
+        return (midnight + Int64(offsets[k]))..<(k + 1 < offsets.count ? midnight + Int64(offsets[k + 1]) : .max)
     }
 }
