@@ -129,9 +129,7 @@ public final class DistributionModel {
             history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute)
             streamHours(upTo: history.minutes / history.binMinutes, from: history)
         }
-        var starts = [0]
-        for s in all { starts.append(starts[starts.count - 1] + s.core.downloads.count) }
-        let offsets = starts
+        let offsets = all.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.core.downloads.count) }
         // Each shard copies its own downloads, on its own thread (the copy into fresh pages took
         // 1.2 s of a 1 M × 28 run on one thread), then frees them: they are not kept, as they
         // would stay allocated through the next day.

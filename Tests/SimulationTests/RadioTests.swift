@@ -84,9 +84,11 @@ extension RadioScheduleTests {
         var cache = DayCache<RPIRotationSchedule>(slots: 2)
         var made = 0
         for phone in [1, 5, 1, 9, 5, 5, 2, 1, 1] {
-            let cached = cache.value(key: UInt64(phone)) {
+            let cached: RPIRotationSchedule
+            if let hit = cache.cached(key: UInt64(phone)) { cached = hit } else {
                 made += 1
-                return RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+                cached = RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
+                cache.store(cached, key: UInt64(phone))
             }
             let direct = RPIRotationSchedule(seed: 3, phone: phone, dayIndex: 0, midnight: midnight, minMinutes: 10, maxMinutes: 20, stream: stream)
             #expect(cached.offsets == direct.offsets)

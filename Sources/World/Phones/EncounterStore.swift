@@ -149,9 +149,14 @@ public final class EncounterDay: Sendable {
     /// - Throws: `SpillFile.SpillError` when the file cannot be made or written.
     public func spilled() throws -> EncounterDay {
         guard case .memory(let metadata, let scans) = cold else { return self }
-        let file = try SpillFile(holding: "the phones' encounters")
+        return EncounterDay(self, cold: try Self.write(metadata: metadata, scans: scans, in: SpillFile.folder))
+    }
+
+    /// Metadata and scans in a new unlinked temporary file in `folder`.
+    private static func write(metadata: [UInt32], scans: ScanColumn, in folder: String) throws -> Cold {
+        let file = try SpillFile(holding: "the phones' encounters", in: folder)
         let offset = try file.append(metadata)
-        return EncounterDay(self, cold: .disk(file: file, metadata: offset, scans: try scans.spill(to: file)))
+        return .disk(file: file, metadata: offset, scans: try scans.spill(to: file))
     }
 
     /// `spilled()` on another thread: the same day at once, read from memory until its file is
@@ -164,10 +169,8 @@ public final class EncounterDay: Sendable {
         let store = day.store
         DispatchQueue.global().async(group: store.moving) {
             do {
-                let file = try SpillFile(holding: "the phones' encounters", in: folder)
-                let offset = try file.append(metadata)
-                let spilled = try scans.spill(to: file)
-                store.state.withLock { $0 = .disk(file: file, metadata: offset, scans: spilled) }
+                let disk = try Self.write(metadata: metadata, scans: scans, in: folder)
+                store.state.withLock { $0 = disk }
             } catch {
                 store.failure.withLock { $0 = error }
             }

@@ -17,17 +17,8 @@ struct DayCache<Value> {
         shift = UInt64(64 - slots.trailingZeroBitCount)
     }
 
-    /// The cached value of `key`, or `make()`'s (then cached in the key's slot, evicting another).
-    @inline(__always)
-    mutating func value(key: UInt64, make: () -> Value) -> Value {
-        if let v = cached(key: key) { return v }
-        let v = make()
-        store(v, key: key)
-        return v
-    }
-
-    /// The cached value of `key`, if its slot holds it. (With `store`, for callers whose `make`
-    /// would have to capture what holds the cache.)
+    /// The cached value of `key`, if its slot holds it. On a miss the caller makes the value and
+    /// `store`s it (no closure: making it often reads what holds the cache).
     @inline(__always)
     func cached(key: UInt64) -> Value? {
         let slot = self.slot(key)
