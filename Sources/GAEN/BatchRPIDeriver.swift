@@ -7,19 +7,17 @@ import CLibCrypto
 /// schedule each time, so this uses the system libcrypto (AES-NI where the CPU has it).
 /// Not thread-safe: it reuses its cipher contexts and input buffer; use one per thread.
 ///
-/// Setting a key costs more than the blocks it then encrypts (OpenSSL 3 looks parameters up by
-/// name on every init), so identifiers and metadata each keep their own context and a context is
-/// only keyed again when its key changes: a sender's adverts come one after the other.
+/// Setting a key costs ten one-block encryptions (OpenSSL 3 looks parameters up by name on every
+/// init), so identifiers and metadata each keep two keyed contexts and key one again only for a
+/// key neither holds: the radio alternates between the two phones of a contact, and an initiator
+/// meets one phone after another.
 public final class BatchRPIDeriver {
     /// Room for a full day of intervals; larger requests grow the buffer once.
     public static let defaultCapacity = Int(TemporaryExposureKey.defaultRollingPeriod)
 
-    private let context: OpaquePointer
-    private let metadataContext: OpaquePointer
+    private var identifierContexts: KeyedContexts
+    private var metadataContexts: KeyedContexts
     private let cipher: OpaquePointer
-    /// The keys `context` and `metadataContext` hold, if any.
-    private var identifierKey: Bytes16?
-    private var metadataKey: Bytes16?
     private var input: UnsafeMutableBufferPointer<Bytes16>
     /// Intervals currently written into `input[0..<preparedCount]`; keys of one day share them.
     private var preparedFirstInterval: UInt32 = 0
@@ -29,45 +27,29 @@ public final class BatchRPIDeriver {
         guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil) else {
             throw .openSSL("EVP_CIPHER_fetch(AES-128-ECB) failed")
         }
-        guard let context = EVP_CIPHER_CTX_new() else {
+        do {
+            identifierContexts = try KeyedContexts(cipher: cipher)
+        } catch {
             EVP_CIPHER_free(cipher)
-            throw .openSSL("EVP_CIPHER_CTX_new failed")
+            throw error
         }
-        guard let metadataContext = EVP_CIPHER_CTX_new() else {
-            EVP_CIPHER_CTX_free(context)
+        do {
+            metadataContexts = try KeyedContexts(cipher: cipher)
+        } catch {
+            identifierContexts.free()
             EVP_CIPHER_free(cipher)
-            throw .openSSL("EVP_CIPHER_CTX_new failed")
+            throw error
         }
         self.cipher = cipher
-        self.context = context
-        self.metadataContext = metadataContext
         self.input = .allocate(capacity: max(1, capacity))
         input.initialize(repeating: RollingProximityIdentifierKey.paddedDataTemplate)
-        for c in [context, metadataContext] {
-            guard EVP_EncryptInit_ex2(c, cipher, nil, nil, nil) == 1, EVP_CIPHER_CTX_set_padding(c, 0) == 1 else {
-                throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed")
-            }
-        }
     }
 
     deinit {
-        EVP_CIPHER_CTX_free(context)
-        EVP_CIPHER_CTX_free(metadataContext)
+        identifierContexts.free()
+        metadataContexts.free()
         EVP_CIPHER_free(cipher)
         input.deallocate()
-    }
-
-    /// Keys `context` with `key` unless it already holds it (`held`).
-    private static func setKey(_ key: Bytes16, on context: OpaquePointer, held: inout Bytes16?) throws(GAENError) {
-        if held == key { return }
-        held = nil
-        var data = key
-        let keyed = withUnsafeBytes(of: &data) { raw in
-            // Cipher nil: keep the fetched cipher and only run the new key schedule.
-            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
-        }
-        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
-        held = key
     }
 
     /// Writes the RPIs of `output.count` consecutive intervals from `firstInterval` into `output`.
@@ -82,7 +64,7 @@ public final class BatchRPIDeriver {
             prepareInput(firstInterval: firstInterval.rawValue, count: count)
         }
 
-        try Self.setKey(rpik.keyData, on: context, held: &identifierKey)
+        let context = try identifierContexts.context(keyedWith: rpik.keyData)
 
         // RollingProximityIdentifier is one Bytes16: 16 bytes, stride 16, in byte order.
         let byteCount = count * MemoryLayout<Bytes16>.stride
@@ -101,7 +83,7 @@ public final class BatchRPIDeriver {
     /// deriver's metadata context replaces swift-crypto's allocating CTR call on the hot path.
     public func encrypt(_ metadata: BluetoothMetadata, identifier: RollingProximityIdentifier,
                         key: AssociatedEncryptedMetadataKey) throws(GAENError) -> AssociatedEncryptedMetadata {
-        try Self.setKey(key.keyData, on: metadataContext, held: &metadataKey)
+        let metadataContext = try metadataContexts.context(keyedWith: key.keyData)
         var block = identifier.value
         var stream = Bytes16.zero
         var written: Int32 = 0
@@ -158,5 +140,61 @@ public final class BatchRPIDeriver {
         input.deallocate()
         input = bigger
         preparedCount = 0
+    }
+}
+
+/// Two AES-128-ECB contexts and the keys they hold; `context(keyedWith:)` keys the one used less
+/// recently when neither holds the key asked for.
+private struct KeyedContexts {
+    private let first: OpaquePointer, second: OpaquePointer
+    private var firstKey: Bytes16?, secondKey: Bytes16?
+    private var firstIsRecent = false
+
+    init(cipher: OpaquePointer) throws(GAENError) {
+        guard let first = Self.make(cipher) else { throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed") }
+        guard let second = Self.make(cipher) else {
+            EVP_CIPHER_CTX_free(first)
+            throw .openSSL("EVP_EncryptInit_ex2(AES-128-ECB) failed")
+        }
+        (self.first, self.second) = (first, second)
+    }
+
+    private static func make(_ cipher: OpaquePointer) -> OpaquePointer? {
+        guard let c = EVP_CIPHER_CTX_new() else { return nil }
+        guard EVP_EncryptInit_ex2(c, cipher, nil, nil, nil) == 1, EVP_CIPHER_CTX_set_padding(c, 0) == 1 else {
+            EVP_CIPHER_CTX_free(c)
+            return nil
+        }
+        return c
+    }
+
+    func free() {
+        EVP_CIPHER_CTX_free(first)
+        EVP_CIPHER_CTX_free(second)
+    }
+
+    @inline(__always)
+    mutating func context(keyedWith key: Bytes16) throws(GAENError) -> OpaquePointer {
+        if firstKey == key { firstIsRecent = true; return first }
+        if secondKey == key { firstIsRecent = false; return second }
+        if firstIsRecent {
+            secondKey = nil
+            try Self.setKey(key, on: second)
+            (secondKey, firstIsRecent) = (key, false)
+            return second
+        }
+        firstKey = nil
+        try Self.setKey(key, on: first)
+        (firstKey, firstIsRecent) = (key, true)
+        return first
+    }
+
+    private static func setKey(_ key: Bytes16, on context: OpaquePointer) throws(GAENError) {
+        var data = key
+        let keyed = withUnsafeBytes(of: &data) { raw in
+            // Cipher nil: keep the fetched cipher and only run the new key schedule.
+            EVP_EncryptInit_ex2(context, nil, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil)
+        }
+        guard keyed == 1 else { throw .openSSL("EVP_EncryptInit_ex2 (set key) failed") }
     }
 }
