@@ -179,15 +179,13 @@ package struct ClientShardCore {
     /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).
     @inline(__always)
     private mutating func nextRegularCheck(after t: SimTime) -> SimTime {
-        let p = context.parameters
-        let interval = p.checkIntervalSeconds
+        let interval = context.parameters.checkIntervalSeconds
         let boundary = (t >= 0 ? t / interval : (t - interval + 1) / interval) * interval + interval
-        return boundary + Int64(rng.uniformInt(Int(max(1, p.checkJitterSeconds))))
+        return boundary + Int64(rng.uniformInt(Int(max(1, context.parameters.checkJitterSeconds))))
     }
 
     /// One event of client `c` at `st.nextEvent`; sets the time of its next one.
     private mutating func handle(client c: Int, state st: inout ClientState) {
-        let p = context.parameters
         let t = st.nextEvent
         st.checkNumber &+= 1
         reseed(client: c, check: st.checkNumber)
@@ -199,7 +197,7 @@ package struct ClientShardCore {
 
         if Int(st.offlineDrawDay) != day + 1 {
             st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
-            let share = st.isIOS ? p.offlineShareIOS : p.offlineShareAndroid
+            let share = st.isIOS ? context.parameters.offlineShareIOS : context.parameters.offlineShareAndroid
             if share > 0 && rng.bernoulli(p: share) { st.flags |= ClientState.offlineFlag } else { st.flags &= ~ClientState.offlineFlag }
         }
         var offline = st.flags & ClientState.offlineFlag != 0
@@ -212,21 +210,21 @@ package struct ClientShardCore {
             return
         }
         if st.attempt == 0 {
-            let share = st.isIOS ? p.deferralShareIOS : p.deferralShareAndroid
+            let share = st.isIOS ? context.parameters.deferralShareIOS : context.parameters.deferralShareAndroid
             if share > 0 && rng.bernoulli(p: share) {
                 counters.count(.deferredChecks)
-                st.nextEvent = t + max(1, Int64(rng.exponential(mean: p.deferralMeanSeconds).rounded()))
+                st.nextEvent = t + max(1, Int64(rng.exponential(mean: context.parameters.deferralMeanSeconds).rounded()))
                 return
             }
         }
 
         let ok = session(client: c, state: &st, at: t, day: day, minute: minute)
-        if ok || Int(st.attempt) >= p.retryMaxAttempts {
+        if ok || Int(st.attempt) >= context.parameters.retryMaxAttempts {
             st.attempt = 0
             st.nextEvent = nextRegularCheck(after: t)
         } else {
             st.attempt += 1
-            let base = p.retryBase(attempt: Int(st.attempt))
+            let base = context.parameters.retryBase(attempt: Int(st.attempt))
             st.nextEvent = t + max(1, Int64(rng.uniform(base / 2, base).rounded()))
         }
     }
@@ -234,30 +232,30 @@ package struct ClientShardCore {
     /// One check session: index request(s), then every new package. All or nothing: keys reach
     /// exposure detection (and the watermark moves) only when every request succeeded.
     private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
-        let p = context.parameters
+        // Parameters are read in place: a local copy of them was a memcpy per check.
         let visible = visibleCount(at: t)
         let w = Int(st.watermark)
         let anyNew = visible - 1 > w
         let isRetry = st.attempt > 0
-        var requests = 0, bytes = p.sessionOverheadBytes
+        var requests = 0, bytes = context.parameters.sessionOverheadBytes
         var failed = false
         let elapsed = t - context.start
         // During an outage every request fails (and draws nothing).
-        let outage = p.outageDurationSeconds > 0 && elapsed >= p.outageStartSeconds
-            && elapsed < p.outageStartSeconds + p.outageDurationSeconds
+        let outage = context.parameters.outageDurationSeconds > 0 && elapsed >= context.parameters.outageStartSeconds
+            && elapsed < context.parameters.outageStartSeconds + context.parameters.outageDurationSeconds
 
         func request(_ metric: LoadCounters.Metric, _ object: CachedObjectKind, _ number: Int, body: Int,
                      status: LoadCounters.Metric? = nil) -> Bool {
             requests += 1
             counters.count(metric)
             if isRetry { counters.count(.retryRequests) }
-            if outage || (p.cdnErrorRate > 0 && rng.bernoulli(p: p.cdnErrorRate)) {
+            if outage || (context.parameters.cdnErrorRate > 0 && rng.bernoulli(p: context.parameters.cdnErrorRate)) {
                 counters.count(.errors)
-                bytes += p.httpOverheadBytes
+                bytes += context.parameters.httpOverheadBytes
                 return false
             }
             if let status { counters.count(status) }
-            bytes += p.httpOverheadBytes + body
+            bytes += context.parameters.httpOverheadBytes + body
             if edgeLog != nil && number >= 0 {
                 edgeLog!.record(object, number: number, edge: edge, second: Int(elapsed))
             }
@@ -267,8 +265,8 @@ package struct ClientShardCore {
         plan.removeAll()
         // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
         // (Not in the edge model: number −1.)
-        if p.configBytes > 0 { failed = !request(.configRequests, .rootIndex, -1, body: p.configBytes) }
-        let skipEmpty = p.skipsEmptyPackages
+        if context.parameters.configBytes > 0 { failed = !request(.configRequests, .rootIndex, -1, body: context.parameters.configBytes) }
+        let skipEmpty = context.parameters.skipsEmptyPackages
         switch context.flavor {
         case .immuni, .p6:
             if anyNew { for s in (w + 1)..<visible where !(skipEmpty && context.catalog.isEmpty[s]) { plan.append(s) } }
