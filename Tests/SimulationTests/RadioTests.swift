@@ -210,3 +210,28 @@ extension RadioScheduleTests {
         #expect(radios.txPower(0) == -8)
     }
 }
+
+extension RadioScheduleTests {
+    /// The recorder's rotation cache answers as a schedule drawn for the asked second does, through
+    /// evictions (two slots) and schedules drawn further when a later second is asked about.
+    @Test func rotationCacheAnswersAsTheSchedule() {
+        let stream = RandomStream(seed: 0, stream: "x", generator: .taus2)
+        let family = RPIRotationSchedule.family(seed: 3)
+        let cache = RotationCache(family: family, dayIndex: 2, midnight: midnight, minMinutes: 10, maxMinutes: 20,
+                                  stream: RandomStream(seed: 0, stream: "y", generator: .taus2), slots: 2)
+        let asks: [(phone: Int, second: Int32)] = [(1, 300), (1, 200), (1, 5_000), (5, 86_399), (9, 0), (1, 4_000), (5, 40_000),
+                                                   (2, 70_000), (1, 86_399), (9, 600), (9, 30_000), (2, 100)]
+        for (phone, second) in asks {
+            let whole = RPIRotationSchedule(family: family, phone: phone, dayIndex: 2, midnight: midnight, minMinutes: 10, maxMinutes: 20,
+                                            stream: stream)
+            let periods = cache.rotations(of: phone, through: second)
+            #expect(periods.covers(midnight + Int64(second)), "phone \(phone) at \(second)")
+            #expect(Array(periods.offsets) == Array(whole.offsets.prefix(periods.offsets.count)), "phone \(phone) at \(second)")
+            var k = 0
+            for t in stride(from: midnight, through: midnight + Int64(second), by: 53) {
+                k = periods.periodIndex(at: t, from: k)
+                #expect(periods.period(k) == whole.rotationPeriod(at: t), "phone \(phone) at \(t - midnight)")
+            }
+        }
+    }
+}

@@ -102,9 +102,8 @@ private struct RadioRecording {
     private let reciprocalFamily: StreamFamily
     private let scanFamily: StreamFamily
     private let jitterFamily: StreamFamily
-    private let rotationFamily: StreamFamily
     private var scanSchedules = DayCache<ScanSchedule>()
-    private var rotations = DayCache<RPIRotationSchedule>()
+    private let rotations: RotationCache
     /// A sender's RPI and AEM of one interval, a pure function of the two for the day: the
     /// initiator's contacts follow one another, so one advert is often heard by several of them.
     private var adverts = DayCache<(identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata)>()
@@ -119,7 +118,9 @@ private struct RadioRecording {
         reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
         scanFamily = ScanSchedule.family(seed: day.seed)
         jitterFamily = ScanSchedule.jitterFamily(seed: day.seed)
-        rotationFamily = RPIRotationSchedule.family(seed: day.seed)
+        let p = day.model.parameters
+        rotations = RotationCache(family: RPIRotationSchedule.family(seed: day.seed), dayIndex: day.dayIndex, midnight: day.midnight,
+                                  minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
         crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
@@ -147,16 +148,8 @@ private struct RadioRecording {
         guard !heard.isEmpty else { return }
         let midnight = day.midnight
         for h in heard { scanInstancesByHour[Int((h.time - midnight) / 3600)] += 1 }
-        let rotation: RPIRotationSchedule
-        let lastHeard = heard[heard.count - 1].time
-        if let cached = rotations.cached(key: UInt64(sender)), cached.covers(lastHeard) { rotation = cached } else {
-            // Drawn only as far as this contact needs (again, further, if a later contact needs more).
-            let p = day.model.parameters
-            rotation = RPIRotationSchedule(family: rotationFamily, phone: sender, dayIndex: day.dayIndex, midnight: midnight,
-                                           minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch,
-                                           through: Int32(lastHeard - midnight))
-            rotations.store(rotation, key: UInt64(sender))
-        }
+        // Drawn only as far as this contact needs (again, further, if a later contact needs more).
+        let rotation = rotations.rotations(of: sender, through: Int32(heard[heard.count - 1].time - midnight))
         // One record per RPI heard: scans split where the sender rotated its identifier.
         var i = 0
         // Heard scans are in time order: the period of each next one is found by stepping on.

@@ -135,25 +135,45 @@ public struct RPIRotationSchedule: Sendable {
     /// whole day's (most senders are met once, before the day ends: drawing the rest was waste).
     public init(family: StreamFamily, phone: Int, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
                 through: Int32 = 86_399) {
-        stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
-        var offsets: [Int32] = [0]
-        offsets.reserveCapacity(min(150, Int(through) / (max(1, minMinutes) * 60) + 2))
-        let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
-        var t = Int32(0), complete = false
-        while true {
-            // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
-            t += Int32(stream.uniform(lo, hi))
-            if t >= 86_400 { complete = true; break }
-            offsets.append(t)
-            if t > through { break }
+        var complete = false
+        offsets = [Int32](unsafeUninitializedCapacity: Self.capacity(minMinutes: minMinutes)) { buffer, count in
+            (count, complete) = Self.draw(family: family, phone: phone, dayIndex: dayIndex, minMinutes: minMinutes, maxMinutes: maxMinutes,
+                                          stream: stream, through: through, into: buffer)
         }
-        self.offsets = offsets
         self.midnight = midnight
         isComplete = complete
     }
 
+    /// The most rotation times a day holds when rotations are at least `minMinutes` apart.
+    public static func capacity(minMinutes: Int) -> Int { 86_400 / (max(1, minMinutes) * 60) + 2 }
+
+    /// Draws `phone`'s rotation times of the day into the start of `offsets` (at least
+    /// `capacity(minMinutes:)` long): 0, then one after another until the first after `through`
+    /// or the end of the day. Returns how many it wrote and whether they reach the day's end.
+    public static func draw(family: StreamFamily, phone: Int, dayIndex: Int, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
+                            through: Int32, into offsets: UnsafeMutableBufferPointer<Int32>) -> (count: Int, isComplete: Bool) {
+        precondition(minMinutes >= 1 && offsets.count >= capacity(minMinutes: minMinutes), "room for a day of rotations")
+        stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
+        let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
+        offsets[0] = 0
+        var count = 1, t = Int32(0)
+        while true {
+            // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
+            t += Int32(stream.uniform(lo, hi))
+            if t >= 86_400 { return (count, true) }
+            offsets[count] = t
+            count += 1
+            if t > through { return (count, false) }
+        }
+    }
+
+    /// The schedule's queries, on its offsets in place.
+    public func withPeriods<R>(_ body: (RPIRotationPeriods) -> R) -> R {
+        offsets.withUnsafeBufferPointer { body(RPIRotationPeriods(offsets: $0, midnight: midnight, isComplete: isComplete)) }
+    }
+
     /// Whether `t` (a time of this day) may be asked about: its period, end included, is drawn.
-    public func covers(_ t: SimTime) -> Bool { isComplete || t - midnight < Int64(offsets[offsets.count - 1]) }
+    public func covers(_ t: SimTime) -> Bool { withPeriods { $0.covers(t) } }
 
     /// The EN interval whose RPI is on the air at `t` (a time of this day).
     public func broadcastInterval(at t: SimTime) -> ENIntervalNumber { ENIntervalNumber(unixTime: rotationStart(at: t)) }
@@ -163,34 +183,16 @@ public struct RPIRotationSchedule: Sendable {
 
     /// When the identifier on the air at `t` (a time of this day) was rotated in, and when it
     /// is rotated out (`SimTime.max` for the day's last).
-    public func rotationPeriod(at t: SimTime) -> Range<SimTime> { period(periodIndex(at: t)) }
+    public func rotationPeriod(at t: SimTime) -> Range<SimTime> { withPeriods { $0.period($0.periodIndex(at: t)) } }
 
     /// The index of the identifier on the air at `t` (a time of this day) among the day's.
-    public func periodIndex(at t: SimTime) -> Int {
-        let second = Int32(t - midnight)
-        var lo = 0, hi = offsets.count
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if offsets[mid] <= second { lo = mid } else { hi = mid }
-        }
-        return lo
-    }
+    public func periodIndex(at t: SimTime) -> Int { withPeriods { $0.periodIndex(at: t) } }
 
     /// The index of the identifier on the air at `t`, searching forward from `k` (on the air at
-    /// an earlier time): times in order cost a step, not a search.
-    @inline(__always)
-    public func periodIndex(at t: SimTime, from k: Int) -> Int {
-        var k = k
-        while k + 1 < offsets.count && midnight + Int64(offsets[k + 1]) <= t { k += 1 }
-        return k
-    }
+    /// an earlier time).
+    public func periodIndex(at t: SimTime, from k: Int) -> Int { withPeriods { $0.periodIndex(at: t, from: k) } }
 
     /// When identifier `k` of the day was rotated in, and when it is rotated out (`SimTime.max`
     /// for the day's last).
-    @inline(__always)
-    public func period(_ k: Int) -> Range<SimTime> {
-        // A schedule drawn only through part of the day does not know where its last period ends.
-        precondition(isComplete || k + 1 < offsets.count, "a rotation period beyond the drawn part of the day")
-        return (midnight + Int64(offsets[k]))..<(k + 1 < offsets.count ? midnight + Int64(offsets[k + 1]) : .max)
-    }
+    public func period(_ k: Int) -> Range<SimTime> { withPeriods { $0.period(k) } }
 }
