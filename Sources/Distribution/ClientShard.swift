@@ -244,18 +244,19 @@ package struct ClientShardCore {
         let outage = context.parameters.outageDurationSeconds > 0 && elapsed >= context.parameters.outageStartSeconds
             && elapsed < context.parameters.outageStartSeconds + context.parameters.outageDurationSeconds
 
+        let errorRate = context.parameters.cdnErrorRate, overhead = context.parameters.httpOverheadBytes
         func request(_ metric: LoadCounters.Metric, _ object: CachedObjectKind, _ number: Int, body: Int,
                      status: LoadCounters.Metric? = nil) -> Bool {
             requests += 1
             counters.count(metric)
             if isRetry { counters.count(.retryRequests) }
-            if outage || (context.parameters.cdnErrorRate > 0 && rng.bernoulli(p: context.parameters.cdnErrorRate)) {
+            if outage || (errorRate > 0 && rng.bernoulli(p: errorRate)) {
                 counters.count(.errors)
-                bytes += context.parameters.httpOverheadBytes
+                bytes += overhead
                 return false
             }
             if let status { counters.count(status) }
-            bytes += context.parameters.httpOverheadBytes + body
+            bytes += overhead + body
             if edgeLog != nil && number >= 0 {
                 edgeLog!.record(object, number: number, edge: edge, second: Int(elapsed))
             }
