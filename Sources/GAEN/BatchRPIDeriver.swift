@@ -15,13 +15,15 @@ public final class BatchRPIDeriver {
     /// Room for a full day of intervals; larger requests grow the buffer once.
     public static let defaultCapacity = Int(TemporaryExposureKey.defaultRollingPeriod)
 
-    private var identifierContexts: KeyedContexts
-    private var metadataContexts: KeyedContexts
+    // A deriver belongs to one thread, so its mutable state skips Swift's dynamic exclusivity
+    // checks (a thread-local access set per access: 2% of a 30 k × 3 population run's instructions).
+    @exclusivity(unchecked) private var identifierContexts: KeyedContexts
+    @exclusivity(unchecked) private var metadataContexts: KeyedContexts
     private let cipher: OpaquePointer
-    private var input: UnsafeMutableBufferPointer<Bytes16>
+    @exclusivity(unchecked) private var input: UnsafeMutableBufferPointer<Bytes16>
     /// Intervals currently written into `input[0..<preparedCount]`; keys of one day share them.
-    private var preparedFirstInterval: UInt32 = 0
-    private var preparedCount = 0
+    @exclusivity(unchecked) private var preparedFirstInterval: UInt32 = 0
+    @exclusivity(unchecked) private var preparedCount = 0
 
     public init(capacity: Int = BatchRPIDeriver.defaultCapacity) throws(GAENError) {
         guard let cipher = EVP_CIPHER_fetch(nil, "AES-128-ECB", nil) else {

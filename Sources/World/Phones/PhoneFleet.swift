@@ -15,10 +15,11 @@ package final class PhoneFleet {
     package let owners: [Int32]
     package private(set) var keys: [TemporaryExposureKey]
     /// Each phone's RPIK and AEMK side by side: the radio reads both for a random sender, so
-    /// they share a cache line.
-    private var subKeys: [SubKeyPair]
+    /// they share a cache line. Written only by `rollKeys`, before the day's shards read it, so
+    /// reads skip Swift's dynamic exclusivity check (one per advert derived).
+    @exclusivity(unchecked) private var subKeys: [SubKeyPair]
     /// The UTC day number of every phone's current key (all phones roll at the same midnight).
-    private var keyDayNumber: Int64 = -1
+    @exclusivity(unchecked) private var keyDayNumber: Int64 = -1
     /// Each app phone's clock offset, seconds (phone clock − true time); empty when clocks are exact.
     package let clockOffsets: [Int32]
 

@@ -72,8 +72,9 @@ package final class EncounterRecording: AppContactObserver {
 /// today, what each phone hears of the other, stored as a real phone would (RPI, AEM, scans).
 package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     /// The recorder's state as one struct: a contact's many updates of it are then one access of
-    /// the class's (Swift checks each access to a class's stored `var` at run time: ~2% of a run).
-    private var recording: RadioRecording
+    /// the class's (Swift checks each access to a class's stored `var` at run time: ~2% of a run),
+    /// and that access is not checked either: a recorder belongs to one shard, on one thread.
+    @exclusivity(unchecked) private var recording: RadioRecording
 
     package init(day: RadioDay) { recording = RadioRecording(day: day) }
 
