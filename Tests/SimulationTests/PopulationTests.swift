@@ -44,4 +44,19 @@ import Testing
         a.roll(dayIndex: 1)
         #expect(a.counts.uninstalled >= before)
     }
+
+    /// Phones draw their states from their own streams: any thread count rolls the same days.
+    @Test func availabilityIsTheSameWhateverTheThreads() {
+        var p = AvailabilityParameters()
+        p.uninstallPerDay = 0.05
+        let one = PhoneAvailability(phones: 10_001, parameters: p, seed: 9)
+        let three = PhoneAvailability(phones: 10_001, parameters: p, seed: 9)
+        for day in 0..<3 {
+            one.roll(dayIndex: day)
+            three.roll(dayIndex: day, threads: 3)
+            #expect(one.uninstalled == three.uninstalled && one.bluetoothOff == three.bluetoothOff, "day \(day)")
+            #expect(one.phoneOff == three.phoneOff && one.forceClosed == three.forceClosed, "day \(day)")
+        }
+        #expect(one.counts.uninstalled > 0 && one.counts.bluetoothOff > 0)
+    }
 }

@@ -74,7 +74,7 @@ package final class WorldStage: Stage {
 
     package func startDay(_ day: SimulatedDay) throws {
         encounters.expire(before: day.index)
-        availability.roll(dayIndex: day.index)
+        availability.roll(dayIndex: day.index, threads: threads)
         fleet.rollKeys(midnight: day.midnight, threads: threads)
         var radio = RadioDay(seed: seed, dayIndex: day.index, midnight: day.midnight, model: channel, placements: placements,
                              fleet: fleet, radios: radios, availability: availability)

@@ -1,4 +1,5 @@
 import GSL
+import SimulationCore
 
 /// How often an app phone cannot take part: these drive false negatives and appear in results.
 public struct AvailabilityParameters: Sendable, Equatable {
@@ -34,17 +35,25 @@ package final class PhoneAvailability {
         forceClosed = uninstalled
     }
 
-    /// Draws the day's states; every phone draws all four numbers so parameters never shift each other's draws.
-    package func roll(dayIndex: Int) {
-        let p = parameters
-        let stream = RandomStream(seed: seed, stream: "availability", generator: .taus2)
-        for phone in 0..<uninstalled.count {
-            stream.reseed(StreamKey(seed: seed, stream: "availability", index: UInt64(phone) << 16 | UInt64(dayIndex)))
-            let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
-            if u1 < p.uninstallPerDay { uninstalled[phone] = true }
-            bluetoothOff[phone] = u2 < p.bluetoothOff
-            phoneOff[phone] = u3 < p.phoneOff
-            forceClosed[phone] = u4 < p.appForceClosed
+    /// Draws the day's states; every phone draws all four numbers so parameters never shift each
+    /// other's draws. Phones draw from their own streams, so `threads` cannot change the states.
+    package func roll(dayIndex: Int, threads: Int = 1) {
+        let p = parameters, seed = seed
+        let family = StreamFamily(seed: seed, stream: "availability")
+        let uninstalled = SharedBuffer(base: self.uninstalled.withUnsafeMutableBufferPointer { $0 })
+        let bluetoothOff = SharedBuffer(base: self.bluetoothOff.withUnsafeMutableBufferPointer { $0 })
+        let phoneOff = SharedBuffer(base: self.phoneOff.withUnsafeMutableBufferPointer { $0 })
+        let forceClosed = SharedBuffer(base: self.forceClosed.withUnsafeMutableBufferPointer { $0 })
+        forEachShard(count: uninstalled.base.count, threads: threads) { range in
+            let stream = RandomStream(seed: seed, stream: "availability", generator: .taus2)
+            for phone in range {
+                stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
+                let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
+                if u1 < p.uninstallPerDay { uninstalled.base[phone] = true }
+                bluetoothOff.base[phone] = u2 < p.bluetoothOff
+                phoneOff.base[phone] = u3 < p.phoneOff
+                forceClosed.base[phone] = u4 < p.appForceClosed
+            }
         }
     }
 
