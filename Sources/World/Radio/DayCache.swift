@@ -1,9 +1,9 @@
 /// A small direct-mapped cache of values that are pure functions of their key for one day: a
-/// phone's scan phase and RPI rotations.
+/// phone's scan schedule, a sender's advert of one interval (its RPI rotations have their own
+/// cache, `RotationCache`, which holds them without an array each).
 ///
-/// The radio needs them for both directions of every contact; rebuilding a rotation schedule
-/// drew ~100 times. An initiator's contacts come one after the other, so even a small cache
-/// hits most of the time.
+/// The radio needs them for both directions of every contact. An initiator's contacts come one
+/// after the other, so even a small cache hits most of the time.
 struct DayCache<Value> {
     private var keys: [UInt64]
     private var values: [Value?]
