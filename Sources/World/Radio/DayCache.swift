@@ -7,14 +7,13 @@
 struct DayCache<Value> {
     private var keys: [UInt64]
     private var values: [Value?]
-    private let shift: UInt64
+    private let slots: CacheSlots
 
     /// - Parameter slots: a power of two.
     init(slots: Int = 1024) {
-        precondition(slots > 1 && slots & (slots - 1) == 0, "slots must be a power of two")
+        self.slots = CacheSlots(count: slots)
         keys = [UInt64](repeating: .max, count: slots)
         values = [Value?](repeating: nil, count: slots)
-        shift = UInt64(64 - slots.trailingZeroBitCount)
     }
 
     /// The cached value of `key`, if its slot holds it. On a miss the caller makes the value and
@@ -34,5 +33,19 @@ struct DayCache<Value> {
     }
 
     @inline(__always)
-    private func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift) }
+    private func slot(_ key: UInt64) -> Int { slots.slot(of: key) }
+}
+
+/// The slots of a direct-mapped cache: a key's slot is the top bits of a Fibonacci hash of it.
+struct CacheSlots {
+    private let shift: UInt64
+
+    /// - Parameter count: a power of two.
+    init(count: Int) {
+        precondition(count > 1 && count & (count - 1) == 0, "slots must be a power of two")
+        shift = UInt64(64 - count.trailingZeroBitCount)
+    }
+
+    @inline(__always)
+    func slot(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift) }
 }

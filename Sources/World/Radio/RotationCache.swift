@@ -7,7 +7,7 @@ import GSL
 ///
 /// Not thread-safe: one per recorder. A returned `RPIRotationPeriods` is valid until the next call.
 final class RotationCache {
-    private let slots: Int, capacity: Int, shift: UInt64
+    private let slots: CacheSlots, capacity: Int
     /// Per slot: the phone whose rotations it holds (`.max`: none), how many, and whether they
     /// reach the day's end; then `capacity` offsets per slot.
     private let phones: UnsafeMutablePointer<UInt64>
@@ -21,12 +21,10 @@ final class RotationCache {
     /// - Parameter slots: a power of two.
     init(family: StreamFamily, dayIndex: Int, midnight: SimTime, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
          slots: Int = 1024) {
-        precondition(slots > 1 && slots & (slots - 1) == 0, "slots must be a power of two")
+        self.slots = CacheSlots(count: slots)
         (self.family, self.dayIndex, self.midnight, self.minMinutes, self.maxMinutes, self.stream)
             = (family, dayIndex, midnight, minMinutes, maxMinutes, stream)
-        self.slots = slots
         capacity = RPIRotationSchedule.capacity(minMinutes: minMinutes)
-        shift = UInt64(64 - slots.trailingZeroBitCount)
         phones = .allocate(capacity: slots)
         phones.initialize(repeating: .max, count: slots)
         counts = .allocate(capacity: slots)
@@ -48,7 +46,7 @@ final class RotationCache {
     /// answers about every time up to `second`.
     @inline(__always)
     func rotations(of phone: Int, through second: Int32) -> RPIRotationPeriods {
-        let slot = Int(truncatingIfNeeded: (UInt64(phone) &* 0x9e37_79b9_7f4a_7c15) >> shift)
+        let slot = slots.slot(of: UInt64(phone))
         let start = offsets + slot * capacity
         if phones[slot] != UInt64(phone) || !(complete[slot] || second < start[Int(counts[slot]) - 1]) {
             let drawn = RPIRotationSchedule.draw(family: family, phone: phone, dayIndex: dayIndex, minMinutes: minMinutes,
