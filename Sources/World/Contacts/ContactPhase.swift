@@ -11,9 +11,10 @@ package struct ContactDayResult {
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
 /// contiguous range of initiators and the shards are merged in order, so the outcome does
-/// not depend on the number of threads. Shards are finer than threads (8 per thread, taken by
-/// whichever thread is free): people differ in how many contacts they make, and a thread the
-/// machine is slow to give back must not hold up the day.
+/// not depend on the number of threads. Shards are finer than threads and taken by whichever
+/// thread is free: people differ in how many contacts they make, and a thread the machine is
+/// slow to give back must not hold up the day. They shrink as the day's work runs out (a
+/// 32-per-thread share at the end), so the last thread to finish waits only for a small one.
 package enum ContactPhase {
     package struct ShardOutput: Sendable {
         package var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
@@ -27,7 +28,7 @@ package enum ContactPhase {
                     threads: Int, seed: UInt64, observers: [any AppContactObserver] = [],
                     everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil) -> ContactDayResult {
         let people = population.size
-        let layout = ShardLayout(count: people, threads: threads, shardsPerThread: 8)
+        let layout = ShardLayout(tapering: people, threads: threads, finest: 32)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
         let within = ContactSegment.log10Metres(network.parameters.closeContactMetres)
         for o in observers { o.beginShards(layout.shards) }

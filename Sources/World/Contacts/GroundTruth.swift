@@ -40,7 +40,7 @@ public struct GroundTruthDay: Sendable {
         let ranges = ShardLayout(count: people, threads: threads, shardsPerThread: 4)
         // Where each range starts in each run, and in the runs together.
         let bounds: [[Int]] = (0...ranges.shards).map { s in
-            runs.map { run in s == ranges.shards ? run.count : Self.firstIndex(in: run, atLeast: UInt64(s * ranges.per) << 32) }
+            runs.map { run in s == ranges.shards ? run.count : Self.firstIndex(in: run, atLeast: UInt64(ranges.range(ofShard: s).lowerBound) << 32) }
         }
         let starts = bounds.map { $0.reduce(0, +) }
         var merged = [Int](repeating: 0, count: ranges.shards)
