@@ -256,15 +256,18 @@ import Testing
         params.cdnErrorRate = 0.02
         params.outageStartSeconds = 30 * 3_600
         params.outageDurationSeconds = 1_800
-        func run(_ threads: Int) -> ([PackageDownload], DistributionResults) {
+        func run(_ threads: Int) -> ([PackageDownload], DistributionResults, [[Int]]) {
             let m = model(params, .cwa, contact: 500, threads: threads)
+            // Several shards a thread, handed out to whichever thread is free.
+            #expect(m.shards.count == (threads == 1 ? 1 : threads * DistributionModel.shardsPerThread))
             m.publish(packages)
             var d = m.advance(until: start + 20 * 3_600)
             d += m.advance(until: start + 2 * 86_400)
-            return (d, m.results())
+            return (d, m.results(), m.bytesPerClientDay())
         }
-        let (d1, r1) = run(1), (d3, r3) = run(3)
+        let (d1, r1, b1) = run(1), (d3, r3, b3) = run(3)
         #expect(d1 == d3)
+        #expect(b1 == b3)
         #expect(r1.summary == r3.summary)
         #expect(r1.hourly == r3.hourly && r1.perMinute == r3.perMinute && r1.latency == r3.latency)
         #expect(r1.summary.notFound404 > 0)
