@@ -3,6 +3,7 @@ import EventEngine
 import GAEN
 import GSL
 import HealthBackend
+import SimulationCore
 import World
 
 /// Exposure detection for every app phone, run once per simulated day after the day's
@@ -92,20 +93,10 @@ public final class ExposureDetection {
         // as not yet downloaded for the misses: detection has not seen them).
         // A file fetched between two scheduled detections waits for the next (re-timed to it).
         let detected = scheduled.release(downloads, checks: checks)
-        let sorted = keyFiles.admit(detected, midnight: start + Int64(dayIndex) * SimDuration.day)
+        let sorted = keyFiles.admit(detected, midnight: start + Int64(dayIndex) * SimDuration.day, threads: threads)
         if sorted.isEmpty { return }
-        // Which packages were fetched: flags by sequence (a few hundred), not a set of a million downloads.
-        var fetchedFlags: [Bool] = []
-        // One access to the stored array for the whole loop: checking exclusivity per download was
-        // a quarter of the day's detection.
-        maxDownloaded.withUnsafeMutableBufferPointer { maxDownloaded in
-            for d in sorted {
-                maxDownloaded[Int(d.phone)] = max(maxDownloaded[Int(d.phone)], Int32(d.package))
-                if d.package >= fetchedFlags.count { fetchedFlags += repeatElement(false, count: d.package + 1 - fetchedFlags.count) }
-                fetchedFlags[d.package] = true
-            }
-        }
-        let sequences = fetchedFlags.indices.filter { fetchedFlags[$0] }
+        let downloads = PhoneDownloads(sorted: sorted, phones: owners.count, threads: threads)
+        let sequences = noteDownloads(downloads)
         let fetched: [PublishedPackage]
         if inSequence {
             fetched = sequences.compactMap { packages.indices.contains($0) ? packages[$0] : nil }
@@ -116,10 +107,39 @@ public final class ExposureDetection {
         let index = try DiagnosisKeyIndex(packages: fetched, threads: threads)
         identifiersDerived += Int64(index.identifierCount)
         let result = Matcher.match(index: index, store: encounters, phones: owners.count, start: start,
-                                   downloads: PhoneDownloads(sorted: sorted, phones: owners.count), threads: threads, clockOffsets: clockOffsets)
+                                   downloads: downloads, threads: threads, clockOffsets: clockOffsets)
         encountersChecked += Int64(result.encountersChecked)
         outsideDriftTolerance += Int64(result.outsideDriftTolerance)
         absorb(result.matches, index: index)
+    }
+
+    /// Raises each phone's highest downloaded package and returns the packages fetched, in
+    /// sequence order; shards of phones in parallel, each flagging what it saw (a few hundred
+    /// packages, not a set of the day's millions of downloads).
+    private func noteDownloads(_ downloads: PhoneDownloads) -> [Int] {
+        let layout = ShardLayout(count: owners.count, threads: threads, shardsPerThread: 4)
+        let flags = ShardResults<[Bool]>(count: layout.shards)
+        // One access to the stored array for the whole loop: checking exclusivity per download was
+        // a quarter of the day's detection.
+        maxDownloaded.withUnsafeMutableBufferPointer { buffer in
+            let highest = SharedBuffer(base: buffer)
+            layout.forEach(threads: threads) { phones in
+                var fetched: [Bool] = []
+                for i in downloads.rowStart[phones.lowerBound]..<downloads.rowStart[phones.upperBound] {
+                    let d = downloads.all[i]
+                    highest.base[Int(d.phone)] = max(highest.base[Int(d.phone)], Int32(d.package))
+                    if d.package >= fetched.count { fetched += repeatElement(false, count: d.package + 1 - fetched.count) }
+                    fetched[d.package] = true
+                }
+                flags.set(layout.shard(of: phones), fetched)
+            }
+        }
+        var fetched: [Bool] = []
+        for f in flags.all {
+            if f.count > fetched.count { fetched += repeatElement(false, count: f.count - fetched.count) }
+            for (sequence, seen) in f.enumerated() where seen { fetched[sequence] = true }
+        }
+        return fetched.indices.filter { fetched[$0] }
     }
 
     /// Adds new windows phone by phone (matches are in phone order) and notifies at the

@@ -71,13 +71,12 @@ package struct KeyFileQueue {
 
     /// The files checked on the UTC day starting at `midnight`, ordered by (phone, time, package);
     /// the rest wait. `downloads`: that day's downloads, any order.
-    package mutating func admit(_ downloads: [PackageDownload], midnight: SimTime) -> [PackageDownload] {
+    package mutating func admit(_ downloads: [PackageDownload], midnight: SimTime, threads: Int = 1) -> [PackageDownload] {
         guard limit.isActive else {
             filesChecked += Int64(downloads.count)
-            let before: (PackageDownload, PackageDownload) -> Bool = { ($0.phone, $0.at, $0.package) < ($1.phone, $1.at, $1.package) }
             // The simulation hands them over in this order already (`DistributionModel.advance(order: .phone)`).
-            if zip(downloads, downloads.dropFirst()).allSatisfy({ !before($1, $0) }) { return downloads }
-            return downloads.sorted(by: before)
+            if PhoneDownloads.inPhoneOrder(downloads, threads: threads) { return downloads }
+            return downloads.sorted { ($0.phone, $0.at, $0.package) < ($1.phone, $1.at, $1.package) }
         }
         var byPhone: [Int32: [PackageDownload]] = [:]
         for d in downloads { byPhone[d.phone, default: []].append(d) }
