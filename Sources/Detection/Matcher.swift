@@ -22,6 +22,8 @@ public struct PhoneDownloads: Sendable {
                 var next = range.lowerBound == 0 ? 0 : Int(rows[range.lowerBound - 1].phone) + 1
                 for i in range {
                     let p = Int(rows[i].phone)
+                    // Writes below go through a buffer: a phone out of range must stop here.
+                    precondition(p < phones, "download by app phone \(p) of \(phones)")
                     while next <= p { out.base[next] = i; next += 1 }
                 }
             }
