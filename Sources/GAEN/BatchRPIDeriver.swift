@@ -8,9 +8,9 @@ import CLibCrypto
 /// Not thread-safe: it reuses its cipher contexts and input buffer; use one per thread.
 ///
 /// Setting a key costs about nine one-block encryptions (OpenSSL 3 looks parameters up by name on
-/// every init: 208 against 22 ns, measured here), so identifiers and metadata each keep two keyed contexts and key one again only for a
-/// key neither holds: the radio alternates between the two phones of a contact, and an initiator
-/// meets one phone after another.
+/// every init: 208 against 22 ns, measured here), so identifiers and metadata each keep two keyed
+/// contexts and key one again only for a key neither holds: the radio alternates between the two
+/// phones of a contact, and an initiator meets one phone after another.
 public final class BatchRPIDeriver {
     /// Room for a full day of intervals; larger requests grow the buffer once.
     public static let defaultCapacity = Int(TemporaryExposureKey.defaultRollingPeriod)

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs `body` over `count` items split into contiguous shards, one per worker, and
 /// waits. Each shard writes only its own items, so the result never depends on `threads`.
@@ -12,6 +13,24 @@ package func forEachShard(count: Int, threads: Int, _ body: @Sendable (Range<Int
     DispatchQueue.concurrentPerform(iterations: workers) { w in
         let lower = w * per, upper = min(count, lower + per)
         if lower < upper { body(lower..<upper) }
+    }
+}
+
+/// Runs `body` on each of `0..<count` with at most `threads` at once, items taken in order by
+/// whichever worker is free.
+package func forEachItem(count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
+    let workers = max(1, min(threads, count))
+    if workers == 1 {
+        for i in 0..<count { body(i) }
+        return
+    }
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        while true {
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard i < count else { return }
+            body(i)
+        }
     }
 }
 

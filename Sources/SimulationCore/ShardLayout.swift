@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// Contiguous shards of `0..<count`, so per-shard results can be slotted by shard index and
 /// merged in order (identical for any thread count). By default the layout of `forEachShard`
 /// (one shard per worker; some workers get none when `count` is small).
@@ -61,24 +58,6 @@ package struct ShardLayout {
         forEachItem(count: shards, threads: threads) { s in
             let r = range(ofShard: s)
             if !r.isEmpty { body(r) }
-        }
-    }
-}
-
-/// Runs `body` on each of `0..<count` with at most `threads` at once, items taken in order by
-/// whichever worker is free.
-package func forEachItem(count: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
-    let workers = max(1, min(threads, count))
-    if workers == 1 {
-        for i in 0..<count { body(i) }
-        return
-    }
-    let next = Atomic<Int>(0)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard i < count else { return }
-            body(i)
         }
     }
 }

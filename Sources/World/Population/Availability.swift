@@ -40,19 +40,26 @@ package final class PhoneAvailability {
     package func roll(dayIndex: Int, threads: Int = 1) {
         let p = parameters, seed = seed
         let family = StreamFamily(seed: seed, stream: "availability")
-        let uninstalled = SharedBuffer(base: self.uninstalled.withUnsafeMutableBufferPointer { $0 })
-        let bluetoothOff = SharedBuffer(base: self.bluetoothOff.withUnsafeMutableBufferPointer { $0 })
-        let phoneOff = SharedBuffer(base: self.phoneOff.withUnsafeMutableBufferPointer { $0 })
-        let forceClosed = SharedBuffer(base: self.forceClosed.withUnsafeMutableBufferPointer { $0 })
-        forEachShard(count: uninstalled.base.count, threads: threads) { range in
-            let stream = RandomStream(seed: seed, stream: "availability", generator: .taus2)
-            for phone in range {
-                stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
-                let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
-                if u1 < p.uninstallPerDay { uninstalled.base[phone] = true }
-                bluetoothOff.base[phone] = u2 < p.bluetoothOff
-                phoneOff.base[phone] = u3 < p.phoneOff
-                forceClosed.base[phone] = u4 < p.appForceClosed
+        // The buffers are used only inside their closures: a pointer taken out of one is not valid.
+        self.uninstalled.withUnsafeMutableBufferPointer { u in
+            self.bluetoothOff.withUnsafeMutableBufferPointer { b in
+                self.phoneOff.withUnsafeMutableBufferPointer { o in
+                    self.forceClosed.withUnsafeMutableBufferPointer { f in
+                        let (uninstalled, bluetoothOff) = (SharedBuffer(base: u), SharedBuffer(base: b))
+                        let (phoneOff, forceClosed) = (SharedBuffer(base: o), SharedBuffer(base: f))
+                        forEachShard(count: u.count, threads: threads) { range in
+                            let stream = RandomStream(seed: seed, stream: "availability", generator: .taus2)
+                            for phone in range {
+                                stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
+                                let (u1, u2, u3, u4) = (stream.uniform(), stream.uniform(), stream.uniform(), stream.uniform())
+                                if u1 < p.uninstallPerDay { uninstalled.base[phone] = true }
+                                bluetoothOff.base[phone] = u2 < p.bluetoothOff
+                                phoneOff.base[phone] = u3 < p.phoneOff
+                                forceClosed.base[phone] = u4 < p.appForceClosed
+                            }
+                        }
+                    }
+                }
             }
         }
     }
