@@ -32,14 +32,24 @@ public struct ChannelModel: Sendable {
     /// table's neighbours bound it; only draws within 1e-12 of the bounds compute it.
     @inline(__always)
     public func receives(attenuation: Double, draw: Double) -> Bool {
+        withReceptionTable { receives(attenuation: attenuation, draw: draw, table: $0) }
+    }
+
+    /// `receives(attenuation:draw:)` on the table lent by `withReceptionTable`: a loop over a
+    /// window's adverts takes the buffer once instead of checking an array access per advert.
+    @inline(__always)
+    package func receives(attenuation: Double, draw: Double, table: UnsafeBufferPointer<Double>) -> Bool {
         let x = (attenuation - alwaysBelow) * Self.tableStepsPerDb
-        if x >= 0 && x < Double(table.count - 1) {
+        if x >= 0 && x < Double(table.count &- 1) {
             let i = Int(x)
-            if draw < table[i + 1] - 1e-12 { return true }
+            if draw < table[i &+ 1] - 1e-12 { return true }
             if draw >= table[i] + 1e-12 { return false }
         }
         return draw < receptionProbability(attenuation: attenuation)
     }
+
+    @inline(__always)
+    package func withReceptionTable<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R { table.withUnsafeBufferPointer(body) }
 
     /// Mean attenuation (before fading) at `metres` in `layer`, for one contact's fixed
     /// losses (placements, body, shadowing, calibration errors) summed in `extraLoss`.

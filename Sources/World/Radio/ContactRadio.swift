@@ -68,18 +68,20 @@ public enum ContactRadio {
     package static func perAdvertWindow(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
         let certain = mean + 4 * sigma < model.alwaysBelow
-        var received = 0
-        var sum = 0.0
-        var minimum = Double.infinity
-        for _ in 0..<adverts {
-            let a = mean + stream.normal(sd: sigma)
-            if certain || model.receives(attenuation: a, draw: stream.uniform()) {
-                received += 1
-                sum += a
-                minimum = min(minimum, a)
+        return model.withReceptionTable { table in
+            var received = 0
+            var sum = 0.0
+            var minimum = Double.infinity
+            for _ in 0..<adverts {
+                let a = mean + stream.normal(sd: sigma)
+                if certain || model.receives(attenuation: a, draw: stream.uniform(), table: table) {
+                    received &+= 1
+                    sum += a
+                    minimum = min(minimum, a)
+                }
             }
+            guard received > 0 else { return nil }
+            return (ChannelModel.byte(sum / Double(received)), ChannelModel.byte(minimum))
         }
-        guard received > 0 else { return nil }
-        return (ChannelModel.byte(sum / Double(received)), ChannelModel.byte(minimum))
     }
 }

@@ -148,7 +148,10 @@ private struct RadioRecording {
                           extraLoss: loss, stream: stream, crowd: crowd, into: &heard)
         guard !heard.isEmpty else { return }
         let midnight = day.midnight
-        for h in heard { scanInstancesByHour[Int((h.time - midnight) / 3600)] += 1 }
+        // Contacts end by midnight, so every scan's hour is 0…23: the array is checked once, not per scan.
+        scanInstancesByHour.withUnsafeMutableBufferPointer { byHour in
+            for h in heard { byHour[Int((h.time &- midnight) / 3600)] &+= 1 }
+        }
         // Drawn only as far as this contact needs (again, further, if a later contact needs more).
         let rotation = rotations.rotations(of: sender, through: Int32(heard[heard.count - 1].time - midnight))
         // One record per RPI heard: scans split where the sender rotated its identifier.

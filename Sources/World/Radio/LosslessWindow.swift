@@ -73,10 +73,12 @@ package struct LosslessWindow: Sendable {
     @inline(__always)
     package func tilt(mean: Double) -> Double {
         let x = (limit - mean) / Self.tiltStep
-        guard x >= 0 else { return tilts[0] }
-        let i = Int(x)
-        guard i + 1 < tilts.count else { return 0 }
-        return tilts[i] + (tilts[i + 1] - tilts[i]) * (x - Double(i))
+        return tilts.withUnsafeBufferPointer { tilts in
+            guard x >= 0 else { return tilts[0] }
+            let i = Int(x)
+            guard i &+ 1 < tilts.count else { return 0 }
+            return tilts[i] + (tilts[i &+ 1] - tilts[i]) * (x - Double(i))
+        }
     }
 
     /// A window of `adverts` adverts at mean attenuation `mean` from a normal and a uniform of
@@ -85,11 +87,12 @@ package struct LosslessWindow: Sendable {
     @inline(__always)
     package func window(mean: Double, adverts: Int, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         guard mean <= limit, adverts >= 1 && adverts < tables else { return nil }
-        let sampleMean = mean + stream.normal(sd: meanSD[adverts])
+        // Buffers, not arrays: `adverts` is checked against the tables above, once.
+        let sampleMean = mean + stream.normal(sd: meanSD.withUnsafeBufferPointer { $0[adverts] })
         let spread = adverts == 1 ? 0 : cdfs.withUnsafeBufferPointer { cdf in
             guides.withUnsafeBufferPointer { guide in
-                MaxDeviation.quantile(stream.uniform(), cdf: cdf.baseAddress! + adverts * cdfLength,
-                                      guide: UnsafeBufferPointer(rebasing: guide[(adverts * guideLength)..<((adverts + 1) * guideLength)]))
+                MaxDeviation.quantile(stream.uniform(), cdf: cdf.baseAddress! + adverts &* cdfLength,
+                                      guide: UnsafeBufferPointer(start: guide.baseAddress! + adverts &* guideLength, count: guideLength))
             }
         }
         return (ChannelModel.byte(sampleMean + tilt(mean: mean)), ChannelModel.byte(sampleMean - fadingSigma * spread))

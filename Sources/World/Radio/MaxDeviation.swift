@@ -63,12 +63,13 @@ package struct MaxDeviation: Sendable {
             return (mass, (density(t0) - density(t1)) / delta - Double(d) * mass)
         }
         let cells = (-reach...reach).map { cell($0, to: Double($0 + 1)) }
-        return previous.withUnsafeBufferPointer { f in
+        // Buffers, not arrays, in the inner loop: its bounds checks were half of a run's set-up.
+        return previous.withUnsafeBufferPointer { f in cells.withUnsafeBufferPointer { cells in
             (0..<f.count).map { i in
                 let upper = Double(i) * nd / (nd - 1), whole = Int(upper)
                 var sum = 0.0
                 for j in max(0, i - reach)..<min(whole, f.count - 1, i + reach) {
-                    let c = cells[j - i + reach]
+                    let c = cells[j &- i &+ reach]
                     sum += f[j] * c.mass + (f[j + 1] - f[j]) * c.slope
                 }
                 if whole < f.count - 1 {
@@ -81,7 +82,7 @@ package struct MaxDeviation: Sendable {
                 }
                 return min(1, sum)
             }
-        }
+        } }
     }
 
     /// The value of M_n at probability `u` in [0, 1): the tabulated CDF inverted, linear between points.
@@ -93,8 +94,8 @@ package struct MaxDeviation: Sendable {
     @inline(__always)
     package static func quantile(_ u: Double, cdf: UnsafePointer<Double>, guide: UnsafeBufferPointer<Int32>) -> Double {
         var i = Int(guide[Int(u * Double(guide.count))])
-        while cdf[i] <= u { i += 1 }
-        let below = cdf[i - 1]
-        return (Double(i - 1) + (u - below) / (cdf[i] - below)) * step
+        while cdf[i] <= u { i &+= 1 }
+        let below = cdf[i &- 1]
+        return (Double(i &- 1) + (u - below) / (cdf[i] - below)) * step
     }
 }
