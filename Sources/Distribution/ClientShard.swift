@@ -8,8 +8,6 @@ package struct ClientState {
     package var nextEvent: SimTime = 0
     /// Every package with sequence ≤ watermark has been handled (downloaded or superseded).
     package var watermark: Int32 = -1
-    /// Checks so far; names the random stream of the next one.
-    package var checkNumber: UInt32 = 0
     /// 1 + minute of the last request (distinct clients per minute); 0 = none yet.
     package var lastMinute: UInt32 = 0
     /// 1 + day (since the model's start) for which `offlineToday` was drawn.
@@ -98,6 +96,10 @@ package struct ClientShardCore {
     /// The current client's slot in the bytes sample (-1: not sampled) and its CDN edge.
     private var sampleSlot = -1
     private var edge = 0
+    /// Streams of clients whose day goes on past the last advance (which ended inside
+    /// `parkedDay`), by local index: the next advance resumes them. Empty after whole days.
+    private var parked: [Int: (UInt32, UInt32, UInt32)] = [:]
+    private var parkedDay = -1
 
     package init(range: Range<Int>, context: DistributionContext, isIOS: (Int) -> Bool?) {
         lower = range.lowerBound
@@ -111,7 +113,7 @@ package struct ClientShardCore {
         let p = context.parameters
         for local in 0..<range.count {
             let c = lower + local
-            reseed(client: c, check: 0)
+            rng.reseed(checkFamily, index: UInt64(c) << 32)
             let ios = isIOS(c) ?? rng.bernoulli(p: p.iosShare)
             if ios { clients[local].flags |= ClientState.iOSFlag }
             // As if the previous check was scheduled before the start: uniform in the first interval.
@@ -119,24 +121,42 @@ package struct ClientShardCore {
         }
     }
 
+    /// Days since the model's start.
     @inline(__always)
-    private mutating func reseed(client c: Int, check: UInt32) {
-        rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(check))
-    }
+    private func day(of t: SimTime) -> Int { Int((t - context.start) / 86_400) }
 
     /// Handles every client event in [now, end), client by client. Clients never interact and
     /// every counter is a sum, so this gives exactly what a time-ordered event queue would —
     /// without one: state is read in order instead of at random, and nothing is queued.
+    ///
+    /// A client draws from one stream per day (index: client << 32 | day + 1; 0 named its set-up),
+    /// seeded at its first event of the day: seeding per check was a third of this loop. A day
+    /// cut by the end of an advance parks the stream, so results do not depend on the steps.
     package mutating func advance(from now: SimTime, until end: SimTime) {
         prepareLookups(from: now, until: end)
         let stride = context.sampleStride, edges = context.parameters.cdnEdges
+        let resumed = parked, resumedDay = parkedDay
+        let endDay = day(of: end), endsInsideDay = (end - context.start) % 86_400 != 0
+        // Clients without an event now keep their parked stream while the day goes on.
+        parked = endsInsideDay && resumedDay == endDay ? resumed : [:]
+        parkedDay = endsInsideDay ? endDay : -1
         for local in clients.indices {
             var st = clients[local]
             guard st.nextEvent < end else { continue }
             let c = lower + local
             sampleSlot = c % stride == 0 ? c / stride - firstSample : -1
             edge = edges > 0 ? edgeOfClient(c, edges: edges) : 0
-            while st.nextEvent < end { handle(client: c, state: &st) }
+            var streamDay = -1
+            while st.nextEvent < end {
+                let d = day(of: st.nextEvent)
+                if d != streamDay {
+                    if d == resumedDay, let words = resumed[local] { rng.tausWords = words }
+                    else { rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(d + 1)) }
+                    streamDay = d
+                }
+                handle(client: c, state: &st)
+            }
+            if endsInsideDay && streamDay == endDay { parked[local] = rng.tausWords }
             clients[local] = st
         }
     }
@@ -187,8 +207,6 @@ package struct ClientShardCore {
     /// One event of client `c` at `st.nextEvent`; sets the time of its next one.
     private mutating func handle(client c: Int, state st: inout ClientState) {
         let t = st.nextEvent
-        st.checkNumber &+= 1
-        reseed(client: c, check: st.checkNumber)
         let elapsed = t - context.start
         let day = Int(elapsed / 86_400)
         let minute = Int(elapsed / 60)

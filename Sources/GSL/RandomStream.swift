@@ -104,6 +104,19 @@ public final class RandomStream {
         for _ in 0..<6 { _ = next32() }
     }
 
+    /// taus2's three state words: an entity can park its stream between uses and resume it
+    /// exactly where it stopped, without a stream object of its own.
+    public var tausWords: (UInt32, UInt32, UInt32) {
+        get {
+            guard let taus else { preconditionFailure("tausWords of a stream that is not taus2") }
+            return (UInt32(truncatingIfNeeded: taus[0]), UInt32(truncatingIfNeeded: taus[1]), UInt32(truncatingIfNeeded: taus[2]))
+        }
+        set {
+            guard let taus else { preconditionFailure("tausWords of a stream that is not taus2") }
+            (taus[0], taus[1], taus[2]) = (UInt(newValue.0), UInt(newValue.1), UInt(newValue.2))
+        }
+    }
+
     /// Raw 32-bit output, for key material (TEKs) that must be reproducible.
     @inlinable @inline(__always)
     public func next32() -> UInt32 {

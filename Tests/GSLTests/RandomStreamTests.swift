@@ -19,6 +19,21 @@ import Testing
         }
     }
 
+    /// A taus2 stream parked in its three words and resumed later, in another stream object after
+    /// other draws, goes on exactly where it stopped (the CDN clients' daily streams).
+    @Test func parkedTausWordsResumeTheStream() {
+        let a = RandomStream(seed: 5, stream: "parked", index: 11, generator: .taus2)
+        _ = (0..<37).map { _ in a.uniform() }
+        let words = a.tausWords
+        let expected = (0..<500).map { _ in a.next32() }
+        let b = RandomStream(seed: 6, stream: "other", generator: .taus2)
+        _ = (0..<100).map { _ in b.uniform() }
+        b.tausWords = words
+        let back = b.tausWords
+        #expect(back.0 == words.0 && back.1 == words.1 && back.2 == words.2)
+        #expect((0..<500).map { _ in b.next32() } == expected)
+    }
+
     @Test func reseedEqualsFreshStream() {
         let r = RandomStream(seed: 1, stream: "a")
         _ = (0..<5000).map { _ in r.uniform() }  // past one MT twist
