@@ -51,31 +51,36 @@ import Testing
     }
 }
 
-@Suite struct LosslessWindowTests {
+@Suite struct ClosedFormWindowTests {
     let model = ChannelModel(.default)
 
-    /// The limit is where the expected share of lost adverts is `lossShare` (2%).
-    @Test func limitLosesTheDeclaredShareOfAdverts() {
+    /// The limits are where the expected share of lost adverts is `lossShare` (8%) and, for
+    /// windows of fewer than 12 adverts, `fewAdvertsLossShare` (2%).
+    @Test(arguments: [(ClosedFormWindow.fullLimitAdverts, ClosedFormWindow.lossShare, 70.0...73.0),
+                      (ClosedFormWindow.fullLimitAdverts - 1, ClosedFormWindow.fewAdvertsLossShare, 60.0...70.0)])
+    func limitLosesTheDeclaredShareOfAdverts(adverts: Int, share: Double, range: ClosedRange<Double>) {
         let stream = RandomStream(seed: 21, stream: "lossless-limit", generator: .taus2)
-        let sigma = model.parameters.fadingSigma
-        let lost = (0..<200_000).map { _ in 1 - model.receptionProbability(attenuation: model.lossless.limit + stream.normal(sd: sigma)) }
+        let sigma = model.parameters.fadingSigma, limit = model.closedForm.limit(adverts: adverts)
+        let lost = (0..<200_000).map { _ in 1 - model.receptionProbability(attenuation: limit + stream.normal(sd: sigma)) }
         let ci = Statistics.meanConfidenceInterval(lost, confidence: 0.999)
-        #expect(ci.lower <= LosslessWindow.lossShare && LosslessWindow.lossShare <= ci.upper)
-        #expect(model.lossless.limit > 60 && model.lossless.limit < 70)
+        #expect(ci.lower <= share && share <= ci.upper)
+        #expect(range.contains(limit))
     }
 
     /// The closed form and the draw per advert give the same (typical, minimum) bytes, by a
     /// two-sample chi-square test over (typical, typical − minimum): at the limit, where the
-    /// approximation is weakest, and below it. Without the tilt the test fails at the limit.
-    @Test(arguments: [(0.0, 17), (0.0, 14), (-8.0, 20), (-25.0, 17)])
+    /// approximation is weakest (for 12 adverts and more, and for fewer), halfway and below.
+    /// Without the corrections the test fails at the limit; at 12% loss it fails with them.
+    @Test(arguments: [(0.0, 17), (0.0, 14), (0.0, 12), (-3.0, 17), (-6.0, 17), (-15.0, 20), (-30.0, 17), (0.0, 11), (0.0, 4)])
     func closedFormAgreesWithTheDrawPerAdvert(below: Double, adverts: Int) {
-        let mean = model.lossless.limit + below
+        let mean = model.closedForm.limit(adverts: adverts) + below
         let closed = RandomStream(seed: 22, stream: "closed", generator: .taus2)
         let drawn = RandomStream(seed: 23, stream: "drawn", generator: .taus2)
         var a: [Int: Int] = [:], b: [Int: Int] = [:]
         for _ in 0..<300_000 {
             if let w = ContactRadio.window(mean: mean, adverts: adverts, model: model, stream: closed) {
-                a[Int(w.typical) * 256 + Int(w.typical - w.minimum), default: 0] += 1
+                #expect(w.minimum <= w.typical)
+                a[Int(w.typical) * 256 + Int(w.typical) - Int(w.minimum), default: 0] += 1
             }
             if let w = ContactRadio.perAdvertWindow(mean: mean, adverts: adverts, model: model, stream: drawn) {
                 b[Int(w.typical) * 256 + Int(w.typical - w.minimum), default: 0] += 1
@@ -91,15 +96,18 @@ import Testing
         #expect(test.pValue > 0.001, "\(below) dB below the limit, \(adverts) adverts: X² \(test.statistic) over \(countsA.count) bins")
     }
 
-    /// Windows above the limit, with more adverts than the tables hold, or with none, draw per advert.
+    /// Windows above the limit, with more adverts than the tables hold, or with fewer than
+    /// `minAdverts` (which would lose them all too often), draw per advert.
     @Test func windowsOutsideTheTablesDrawPerAdvert() {
-        let mean = model.lossless.limit - 10
+        let mean = model.closedForm.limit - 10
         let stream = RandomStream(seed: 25, stream: "w", generator: .taus2)
-        #expect(model.lossless.window(mean: mean, adverts: 0, stream: stream) == nil)
-        #expect(model.lossless.window(mean: model.lossless.limit + 0.01, adverts: 17, stream: stream) == nil)
-        #expect(model.lossless.window(mean: mean, adverts: LosslessWindow.maxAdverts + 1, stream: stream) == nil)
-        let one = model.lossless.window(mean: mean, adverts: 1, stream: stream)
-        #expect(one != nil && one?.typical == one?.minimum)
+        #expect(model.closedForm.window(mean: mean, adverts: 0, stream: stream) == nil)
+        #expect(model.closedForm.window(mean: model.closedForm.limit + 0.01, adverts: 17, stream: stream) == nil)
+        #expect(model.closedForm.window(mean: model.closedForm.fewAdvertsLimit + 0.01, adverts: 11, stream: stream) == nil)
+        #expect(model.closedForm.window(mean: model.closedForm.limit - 0.01, adverts: 12, stream: stream) != nil)
+        #expect(model.closedForm.window(mean: mean, adverts: ClosedFormWindow.maxAdverts + 1, stream: stream) == nil)
+        #expect(model.closedForm.window(mean: mean, adverts: ClosedFormWindow.minAdverts - 1, stream: stream) == nil)
+        #expect(model.closedForm.window(mean: mean, adverts: ClosedFormWindow.minAdverts, stream: stream) != nil)
         let a = RandomStream(seed: 24, stream: "w", generator: .taus2), b = RandomStream(seed: 24, stream: "w", generator: .taus2)
         for _ in 0..<100 {
             let w = ContactRadio.window(mean: mean, adverts: 60, model: model, stream: a)
@@ -121,5 +129,39 @@ import Testing
         let stream = RandomStream(seed: 31, stream: "byte", generator: .taus2)
         values += (0..<100_000).map { _ in stream.uniform(-10, 270) }
         for x in values { #expect(ChannelModel.byte(x) == reference(x), "\(x)") }
+    }
+}
+
+@Suite struct ClosedFormCorrectionTests {
+    let model = ChannelModel(.default)
+
+    /// The corrections against a draw per advert's moments (400,000 windows of 17 adverts): at
+    /// the limit the received adverts' mean is wider than σ/√n and their minimum higher than
+    /// all adverts'; far below it both vanish.
+    @Test func correctionsMatchTheReceivedAdvertsMoments() {
+        let p = model.parameters, sigma = p.fadingSigma, n = 17
+        let limit = model.closedForm.limit
+        let stream = RandomStream(seed: 26, stream: "moments", generator: .taus2)
+        var typical = RunningStatistics(), shift = RunningStatistics()
+        for _ in 0..<400_000 {
+            var sum = 0.0, count = 0, minimum = Double.infinity, allMinimum = Double.infinity
+            for _ in 0..<n {
+                let a = limit + stream.normal(sd: sigma)
+                allMinimum = min(allMinimum, a)
+                if stream.uniform() < model.receptionProbability(attenuation: a) {
+                    (sum, count, minimum) = (sum + a, count + 1, min(minimum, a))
+                }
+            }
+            guard count > 0 else { continue }
+            typical.add(sum / Double(count))
+            shift.add(minimum - allMinimum)
+        }
+        let c = model.closedForm.corrections(mean: limit, adverts: n)
+        #expect(abs(typical.mean - (limit + c.tilt)) < 0.005, "tilt \(c.tilt) against \(typical.mean - limit)")
+        #expect(abs(typical.variance.squareRoot() - c.sd) < 0.005, "sd \(c.sd) against \(typical.variance.squareRoot())")
+        #expect(c.sd > sigma / Double(n).squareRoot() * 1.02)
+        #expect(abs(shift.mean - c.shift) < 0.004 && c.shift > 0.02, "shift \(c.shift) against \(shift.mean)")
+        let far = model.closedForm.corrections(mean: limit - 39, adverts: n)
+        #expect(abs(far.tilt) < 1e-4 && abs(far.sd - sigma / Double(n).squareRoot()) < 1e-4 && abs(far.shift) < 1e-4)
     }
 }

@@ -11,7 +11,7 @@ public struct ChannelModel: Sendable {
     private let table: [Double]
     private static let tableStepsPerDb = 64.0
     /// Windows that lose almost no adverts, in closed form.
-    package let lossless: LosslessWindow
+    package let closedForm: ClosedFormWindow
 
     public init(_ parameters: RadioParameters) {
         self.parameters = parameters
@@ -22,8 +22,8 @@ public struct ChannelModel: Sendable {
         let steps = Int(((neverAbove - alwaysBelow) * Self.tableStepsPerDb).rounded(.up)) + 2
         table = (0..<steps).map { i in 1 / (1 + exp((low + Double(i) / Self.tableStepsPerDb - midpoint) / scale)) }
         let adverts = parameters.scanWindowSeconds * 1000 / parameters.advertIntervalMinMs
-        let mostAdverts = adverts >= 0 && adverts < 1000 ? Int(adverts) : LosslessWindow.maxAdverts
-        lossless = LosslessWindow(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint, receptionScale: scale,
+        let mostAdverts = adverts >= 0 && adverts < 1000 ? Int(adverts) : ClosedFormWindow.maxAdverts
+        closedForm = ClosedFormWindow(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint, receptionScale: scale,
                                   mostAdverts: mostAdverts)
     }
 

@@ -1,32 +1,41 @@
 import Foundation
 import GSL
 
-/// A scan window far enough below the reception threshold that almost every advert arrives,
-/// drawn in closed form: two draws instead of two per advert (~17).
+/// A scan window far enough below the reception threshold that few adverts are lost, drawn in
+/// closed form: two draws instead of two per advert (~17).
 ///
 /// For n independent normal fadings the sample mean is independent of the deviations from it
 /// (so of min − mean), and min − mean has a distribution that depends on n alone
-/// (`MaxDeviation`). Such a window is the mean, μ + σ·Z̄, and its minimum, the mean − σ·M_n.
-/// Treating every advert as received is the approximation, so it is only taken where the
-/// expected share of lost adverts is at most `lossShare`; there the received adverts' mean sits
-/// `tilt(mean:)` below the mean of all (the weak ones are the ones lost), which the typical
-/// attenuation adds. The (typical, minimum) bytes then agree with the per-advert draw by a
-/// chi-square test at the limit itself (`LosslessWindowTests`).
-package struct LosslessWindow: Sendable {
-    /// The expected share of a window's adverts lost at the limit.
-    package static let lossShare = 0.02
+/// (`MaxDeviation`). Such a window is a mean, μ + s·Z, and its minimum, that mean − σ·M_n.
+/// Lost adverts are the weak ones, so three corrections, exact in their moments, make the window
+/// that of the received adverts where up to `lossShare` of them are lost on average:
+/// - the typical attenuation adds `E[A − μ | received]` (the tilt, below 0);
+/// - s is the sd of the received adverts' mean, √(Var[A | received] · E[1/K | K ≥ 1]) for the
+///   K ~ Binomial(n, received share) adverts received, not σ/√n (the minimum shares it, which
+///   also gives the minimum the received adverts' spread);
+/// - the minimum adds E[min of the received] − E[min of all n] (≥ 0: the strongest is rarely lost).
+/// The (typical, minimum) bytes then agree with the per-advert draw by a chi-square test at the
+/// limit itself (`ClosedFormWindowTests`). With fewer adverts the received ones are fewer still
+/// and the form holds less far: 8% loss from 12 adverts (the defaults give 14–20), 2% below.
+package struct ClosedFormWindow: Sendable {
+    /// The expected share of a window's adverts lost at the limit, from `fullLimitAdverts` adverts.
+    package static let lossShare = 0.08
+    /// The same for windows of `minAdverts` to `fullLimitAdverts` − 1 adverts.
+    package static let fewAdvertsLossShare = 0.02
+    package static let fullLimitAdverts = 12
     /// Largest advert count with a `MaxDeviation` table; windows with more draw per advert.
     package static let maxAdverts = 40
+    /// Fewest adverts drawn in closed form: with fewer the form fails the test even at 2% loss.
+    package static let minAdverts = 4
 
-    /// Mean attenuation (before fading) at or below which windows are drawn lossless.
-    package let limit: Double
-    /// `tilt` at `limit − i · tiltStep` dB.
-    private let tilts: [Double]
-    private static let tiltStep = 1.0 / 8
+    /// Mean attenuation (before fading) at or below which windows of `fullLimitAdverts` adverts
+    /// or more are drawn in closed form; `fewAdvertsLimit` for fewer.
+    package let limit: Double, fewAdvertsLimit: Double
+    /// At `limit − i · step` dB: the tilt, and per advert count n (row i · tables + n) the
+    /// sample mean's sd and the minimum's shift. Zero (and σ/√n) beyond 40 dB below the limit.
+    private let tilts: [Double], meanSDs: [Double], minShifts: [Double]
+    private static let step = 1.0 / 8, rows = Int(40 / step) + 1
     private let fadingSigma: Double
-    /// fadingSigma / √n for n adverts, the sample mean's sd: a square root and a division each
-    /// window were an eighth of the window's time.
-    private let meanSD: [Double]
     /// `MaxDeviation`'s CDFs and guides for 0…the most adverts a window can hold (at most
     /// `maxAdverts`), each table at `n ·` its length, in one array each.
     private let cdfs: [Double], guides: [Int32]
@@ -35,26 +44,38 @@ package struct LosslessWindow: Sendable {
     package init(fadingSigma sigma: Double, receptionMidpoint midpoint: Double, receptionScale scale: Double, mostAdverts: Int) {
         fadingSigma = sigma
         let deviations = MaxDeviation.tables(upTo: max(0, min(mostAdverts, Self.maxAdverts)))
-        (tables, cdfLength, guideLength) = (deviations.count, deviations[2].cdf.count, deviations[2].guide.count)
+        let tables = deviations.count
+        (self.tables, cdfLength, guideLength) = (tables, deviations[2].cdf.count, deviations[2].guide.count)
         // Tables for n < 2 are never read: their slots hold the n = 2 table to keep the layout uniform.
         cdfs = deviations.indices.flatMap { deviations[max(2, $0)].cdf }
         guides = deviations.indices.flatMap { deviations[max(2, $0)].guide }
-        meanSD = deviations.indices.map { sigma / Double($0).squareRoot() }
         let lost = { (a: Double) in 1 / (1 + exp(-(a - midpoint) / scale)) }
-        // The expected lost share grows with the mean: bisect for the mean where it is `lossShare`.
-        var low = midpoint - 200, high = midpoint
-        for _ in 0..<80 {
-            let m = (low + high) / 2
-            if Self.normalExpectation(sigma: sigma, mean: m, lost) > Self.lossShare { high = m } else { low = m }
+        // The expected lost share grows with the mean: bisect for the mean where it is `share`.
+        func limitOf(share: Double) -> Double {
+            var low = midpoint - 200, high = midpoint
+            for _ in 0..<80 {
+                let m = (low + high) / 2
+                if Self.normalExpectation(sigma: sigma, mean: m, lost) > share { high = m } else { low = m }
+            }
+            return low
         }
-        let limit = low
-        self.limit = limit
-        // Below 40 dB under the limit the tilt is far below a thousandth of a dB.
-        tilts = (0...Int(40 / Self.tiltStep)).map { i in
-            let m = limit - Double(i) * Self.tiltStep
+        let limit = limitOf(share: Self.lossShare)
+        (self.limit, fewAdvertsLimit) = (limit, limitOf(share: Self.fewAdvertsLossShare))
+        var tilts = [Double](), meanSDs = [Double](), minShifts = [Double]()
+        for i in 0..<Self.rows {
+            let m = limit - Double(i) * Self.step
             let received = Self.normalExpectation(sigma: sigma, mean: m) { 1 - lost($0) }
-            return Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m) * (1 - lost($0)) } / received
+            let tilt = Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m) * (1 - lost($0)) } / received
+            let variance = Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m - tilt) * ($0 - m - tilt) * (1 - lost($0)) } / received
+            tilts.append(tilt)
+            let shifts = Self.minimumShifts(sigma: sigma, mean: m, tables: tables) { 1 - lost($0) }
+            for n in 0..<tables {
+                let inverse = n < 1 ? 0 : Self.inverseCountMean(n: n, p: received)
+                meanSDs.append(n < 1 ? 0 : (variance * inverse).squareRoot())
+                minShifts.append(shifts[n])
+            }
         }
+        (self.tilts, self.meanSDs, self.minShifts) = (tilts, meanSDs, minShifts)
     }
 
     /// E[f(mean + σZ)] for a standard normal Z, by Simpson's rule over ±8 σ.
@@ -69,32 +90,84 @@ package struct LosslessWindow: Sendable {
         return sum * h / 3 / (2 * Double.pi).squareRoot()
     }
 
-    /// E[attenuation − mean | received] at this mean (≤ 0): the shift of the received adverts' mean.
-    @inline(__always)
-    package func tilt(mean: Double) -> Double {
-        let x = (limit - mean) / Self.tiltStep
-        return tilts.withUnsafeBufferPointer { tilts in
-            guard x >= 0 else { return tilts[0] }
-            let i = Int(x)
-            guard i &+ 1 < tilts.count else { return 0 }
-            return tilts[i] + (tilts[i &+ 1] - tilts[i]) * (x - Double(i))
+    /// E[1/K | K ≥ 1] for K ~ Binomial(n, p), p ≥ 1/2 here: the pmf from k = n down (pⁿ cannot underflow).
+    private static func inverseCountMean(n: Int, p: Double) -> Double {
+        var pmf = pow(p, Double(n)), sum = 0.0, mass = 0.0
+        for k in stride(from: n, through: 1, by: -1) {
+            sum += pmf / Double(k)
+            mass += pmf
+            pmf *= Double(k) / Double(n - k + 1) * (1 - p) / p
         }
+        return sum / mass
     }
 
+    /// E[min of the received adverts | any received] − E[min of all n] for n = 0..<tables, with
+    /// fadings N(mean, σ²) each received with probability `receives`. On a grid of z over ±8:
+    /// P(the received minimum ≤ x) = 1 − (1 − R(x))ⁿ, R(x) = P(received and ≤ x), normalised by
+    /// P(any received); the same sum with R = Φ for all n, so the grid's errors cancel.
+    private static func minimumShifts(sigma: Double, mean: Double, tables: Int, _ receives: (Double) -> Double) -> [Double] {
+        let points = 801, h = 16.0 / Double(points - 1)
+        var r = [Double](repeating: 0, count: points), phi = r
+        for i in 1..<points {
+            let z0 = -8 + Double(i - 1) * h, z1 = z0 + h
+            let d0 = exp(-z0 * z0 / 2), d1 = exp(-z1 * z1 / 2)
+            let c = h / 2 / (2 * Double.pi).squareRoot()
+            phi[i] = phi[i - 1] + (d0 + d1) * c
+            r[i] = r[i - 1] + (d0 * receives(mean + sigma * z0) + d1 * receives(mean + sigma * z1)) * c
+        }
+        var shifts = [Double](repeating: 0, count: tables)
+        // (1 − R)ⁿ and (1 − Φ)ⁿ, one factor more per n.
+        var powR = [Double](repeating: 1, count: points), powPhi = powR
+        for n in 1..<tables {
+            for i in 0..<points { powR[i] *= 1 - r[i]; powPhi[i] *= 1 - phi[i] }
+            // E[min] = top − ∫ CDF; the difference of the two minima is ∫ (CDF_all − CDF_received).
+            let any = 1 - powR[points - 1], all = 1 - powPhi[points - 1]
+            var integral = 0.0
+            for i in 1..<points {
+                let f0 = (1 - powPhi[i - 1]) / all - (1 - powR[i - 1]) / any
+                let f1 = (1 - powPhi[i]) / all - (1 - powR[i]) / any
+                integral += (f0 + f1) / 2 * h
+            }
+            shifts[n] = n == 1 ? 0 : sigma * integral
+        }
+        return shifts
+    }
+
+    /// The tilt, the sample mean's sd and the minimum's shift at `mean` for n adverts, linear
+    /// between the table's rows (40 dB below the limit and beyond: 0, σ/√n, 0).
+    @inline(__always)
+    package func corrections(mean: Double, adverts n: Int) -> (tilt: Double, sd: Double, shift: Double) {
+        let x = max(0, (limit - mean) / Self.step)
+        let i = Int(x)
+        let t = tables
+        return tilts.withUnsafeBufferPointer { tilts in meanSDs.withUnsafeBufferPointer { sds in minShifts.withUnsafeBufferPointer { shifts in
+            guard i &+ 1 < Self.rows else { return (0, fadingSigma / Double(n).squareRoot(), 0) }
+            let f = x - Double(i), a = i &* t &+ n, b = a &+ t
+            return (tilts[i] + (tilts[i &+ 1] - tilts[i]) * f, sds[a] + (sds[b] - sds[a]) * f, shifts[a] + (shifts[b] - shifts[a]) * f)
+        } } }
+    }
+
+    /// The limit for windows of `adverts` adverts.
+    @inline(__always)
+    package func limit(adverts: Int) -> Double { adverts >= Self.fullLimitAdverts ? limit : fewAdvertsLimit }
+
     /// A window of `adverts` adverts at mean attenuation `mean` from a normal and a uniform of
-    /// `stream`, or nil (nothing drawn: the caller draws per advert) when `mean` is above `limit`,
-    /// or `adverts` is outside 1…`maxAdverts` or beyond the most adverts the parameters allow.
+    /// `stream`, or nil (nothing drawn: the caller draws per advert) when `mean` is above its
+    /// limit, or `adverts` is outside `minAdverts`…`maxAdverts` or beyond the most adverts the
+    /// parameters allow. The minimum is at most the typical attenuation, as every window's is.
     @inline(__always)
     package func window(mean: Double, adverts: Int, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
-        guard mean <= limit, adverts >= 1 && adverts < tables else { return nil }
+        guard mean <= limit(adverts: adverts), adverts >= Self.minAdverts && adverts < tables else { return nil }
+        let c = corrections(mean: mean, adverts: adverts)
+        let sampleMean = mean + stream.normal(sd: c.sd)
         // Buffers, not arrays: `adverts` is checked against the tables above, once.
-        let sampleMean = mean + stream.normal(sd: meanSD.withUnsafeBufferPointer { $0[adverts] })
-        let spread = adverts == 1 ? 0 : cdfs.withUnsafeBufferPointer { cdf in
+        let spread = cdfs.withUnsafeBufferPointer { cdf in
             guides.withUnsafeBufferPointer { guide in
                 MaxDeviation.quantile(stream.uniform(), cdf: cdf.baseAddress! + adverts &* cdfLength,
                                       guide: UnsafeBufferPointer(start: guide.baseAddress! + adverts &* guideLength, count: guideLength))
             }
         }
-        return (ChannelModel.byte(sampleMean + tilt(mean: mean)), ChannelModel.byte(sampleMean - fadingSigma * spread))
+        let typical = ChannelModel.byte(sampleMean + c.tilt)
+        return (typical, min(typical, ChannelModel.byte(sampleMean - fadingSigma * spread + c.shift)))
     }
 }

@@ -53,13 +53,13 @@ public enum ContactRadio {
     }
 
     /// One scan window: each advert fades independently and is received with the logistic
-    /// probability of its own attenuation. Where at most 2% of adverts are lost on average the
-    /// window is drawn in closed form (`LosslessWindow`); far above the reception threshold
-    /// (beyond 4 σ of fading) nothing is received.
+    /// probability of its own attenuation. Where at most 8% of adverts are lost on average (2%
+    /// with fewer than 12 adverts) the window is drawn in closed form (`ClosedFormWindow`); far
+    /// above the reception threshold (beyond 4 σ of fading) nothing is received.
     package static func window(mean: Double, adverts: Int, model: ChannelModel, stream: RandomStream) -> (typical: UInt8, minimum: UInt8)? {
         let sigma = model.parameters.fadingSigma
         if mean - 4 * sigma > model.neverAbove { return nil }
-        return model.lossless.window(mean: mean, adverts: adverts, stream: stream)
+        return model.closedForm.window(mean: mean, adverts: adverts, stream: stream)
             ?? perAdvertWindow(mean: mean, adverts: adverts, model: model, stream: stream)
     }
 

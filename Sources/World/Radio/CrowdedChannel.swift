@@ -113,7 +113,7 @@ package final class CrowdedChannel: @unchecked Sendable {
         let contacts = density(at: t)
         let advertisers = crowd.model.advertisers(contacts: contacts)
         let lost = crowd.model.lossProbability(advertisers: advertisers)
-        if lost == 0, let window = model.lossless.window(mean: mean, adverts: adverts, stream: stream) {
+        if lost == 0, let window = model.closedForm.window(mean: mean, adverts: adverts, stream: stream) {
             tally.add(contacts: contacts, adverts: adverts, lost: 0, captured: 0)
             return window
         }
