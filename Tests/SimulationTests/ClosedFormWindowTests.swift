@@ -70,7 +70,7 @@ import Testing
     /// The closed form and the draw per advert give the same (typical, minimum) bytes, by a
     /// two-sample chi-square test over (typical, typical − minimum): at the limit, where the
     /// approximation is weakest (for 12 adverts and more, and for fewer), halfway and below.
-    /// Without the corrections the test fails at the limit; at 12% loss it fails with them.
+    /// Without the corrections the test fails at the limit; from about 10% loss it fails with them.
     @Test(arguments: [(0.0, 17), (0.0, 14), (0.0, 12), (-3.0, 17), (-6.0, 17), (-15.0, 20), (-30.0, 17), (0.0, 11), (0.0, 4)])
     func closedFormAgreesWithTheDrawPerAdvert(below: Double, adverts: Int) {
         let mean = model.closedForm.limit(adverts: adverts) + below
