@@ -31,7 +31,7 @@ package struct DistributionContext: Sendable {
     package var catalog: PackageCatalog
     /// Clients whose index is a multiple of this are in the bytes-per-client-day sample.
     package let sampleStride: Int
-    /// Names the per-check streams (a second model beside GAEN's draws its own).
+    /// Names the clients' daily streams (a second model beside GAEN's draws its own).
     package let checkStream: String
 
     package var checkFamily: StreamFamily { StreamFamily(seed: seed, stream: checkStream) }

@@ -51,7 +51,7 @@ public final class DistributionModel {
     /// - Parameters:
     ///   - contactPhoneIsIOS: OS of each contact-population app phone (index = app-phone index).
     ///   - threads: shards run in parallel; results do not depend on it.
-    ///   - checkStream: names the clients' per-check streams (a second model uses its own).
+    ///   - checkStream: names the clients' daily streams (a second model uses its own).
     public init(parameters: DistributionParameters, flavor: DistributionFlavor, seed: UInt64, start: SimTime,
                 contactPhoneIsIOS: [Bool], threads: Int, checkStream: String = "distribution.check") {
         self.parameters = parameters
