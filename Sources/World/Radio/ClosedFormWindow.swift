@@ -31,10 +31,11 @@ package struct ClosedFormWindow: Sendable {
     /// Mean attenuation (before fading) at or below which windows of `fullLimitAdverts` adverts
     /// or more are drawn in closed form; `fewAdvertsLimit` for fewer.
     package let limit: Double, fewAdvertsLimit: Double
-    /// At `limit − i · step` dB: the tilt, and per advert count n (row i · tables + n) the
-    /// sample mean's sd and the minimum's shift. Zero (and σ/√n) beyond 40 dB below the limit.
-    private let tilts: [Double], meanSDs: [Double], minShifts: [Double]
-    private static let step = 1.0 / 8, rows = Int(40 / step) + 1
+    /// At `limit − i · step` dB, per advert count n: the tilt, the sample mean's sd and the
+    /// minimum's shift at rows i and i + 1, one cache line per (i, n) (`CorrectionRows`). Zero
+    /// (and σ/√n) beyond 40 dB below the limit.
+    private let rows: CorrectionRows
+    private static let step = 1.0 / 8, rowCount = Int(40 / step) + 1
     private let fadingSigma: Double
     /// `MaxDeviation`'s CDFs and guides for 0…the most adverts a window can hold (at most
     /// `maxAdverts`), each table at `n ·` its length, in one array each.
@@ -62,7 +63,7 @@ package struct ClosedFormWindow: Sendable {
         let limit = limitOf(share: Self.lossShare)
         (self.limit, fewAdvertsLimit) = (limit, limitOf(share: Self.fewAdvertsLossShare))
         var tilts = [Double](), meanSDs = [Double](), minShifts = [Double]()
-        for i in 0..<Self.rows {
+        for i in 0..<Self.rowCount {
             let m = limit - Double(i) * Self.step
             let received = Self.normalExpectation(sigma: sigma, mean: m) { 1 - lost($0) }
             let tilt = Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m) * (1 - lost($0)) } / received
@@ -75,7 +76,7 @@ package struct ClosedFormWindow: Sendable {
                 minShifts.append(shifts[n])
             }
         }
-        (self.tilts, self.meanSDs, self.minShifts) = (tilts, meanSDs, minShifts)
+        rows = CorrectionRows(tilts: tilts, meanSDs: meanSDs, minShifts: minShifts, tables: tables)
     }
 
     /// E[f(mean + σZ)] for a standard normal Z, by Simpson's rule over ±8 σ.
@@ -139,12 +140,9 @@ package struct ClosedFormWindow: Sendable {
     package func corrections(mean: Double, adverts n: Int) -> (tilt: Double, sd: Double, shift: Double) {
         let x = max(0, (limit - mean) / Self.step)
         let i = Int(x)
-        let t = tables
-        return tilts.withUnsafeBufferPointer { tilts in meanSDs.withUnsafeBufferPointer { sds in minShifts.withUnsafeBufferPointer { shifts in
-            guard i &+ 1 < Self.rows else { return (0, fadingSigma / Double(n).squareRoot(), 0) }
-            let f = x - Double(i), a = i &* t &+ n, b = a &+ t
-            return (tilts[i] + (tilts[i &+ 1] - tilts[i]) * f, sds[a] + (sds[b] - sds[a]) * f, shifts[a] + (shifts[b] - shifts[a]) * f)
-        } } }
+        guard i &+ 1 < Self.rowCount else { return (0, fadingSigma / Double(n).squareRoot(), 0) }
+        let f = x - Double(i), r = rows.base + (i &* tables &+ n) &* CorrectionRows.stride
+        return (r[0] + (r[3] - r[0]) * f, r[1] + (r[4] - r[1]) * f, r[2] + (r[5] - r[2]) * f)
     }
 
     /// The limit for windows of `adverts` adverts.
@@ -170,4 +168,31 @@ package struct ClosedFormWindow: Sendable {
         let typical = ChannelModel.byte(sampleMean + c.tilt)
         return (typical, min(typical, ChannelModel.byte(sampleMean - fadingSigma * spread + c.shift)))
     }
+}
+
+/// The closed form's corrections by (row i, advert count n), each record the tilt, sd and
+/// shift at row i and then at row i + 1: the three tables and both rows a window interpolates
+/// between are one 64-byte line, where separate tables were five.
+private final class CorrectionRows: @unchecked Sendable {
+    static let stride = 8
+    /// Written once in `init`, only read after.
+    let base: UnsafeMutablePointer<Double>
+
+    /// `tilts[i]`, and `meanSDs` and `minShifts` at i · tables + n.
+    init(tilts: [Double], meanSDs: [Double], minShifts: [Double], tables: Int) {
+        let count = tilts.count * tables * Self.stride
+        base = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Double>.stride, alignment: 64)
+            .bindMemory(to: Double.self, capacity: count)
+        base.initialize(repeating: 0, count: count)
+        for i in tilts.indices {
+            for n in 0..<tables {
+                let r = base + (i * tables + n) * Self.stride, a = i * tables + n
+                (r[0], r[1], r[2]) = (tilts[i], meanSDs[a], minShifts[a])
+                // The last row has no next one: `corrections` does not read it there.
+                if i + 1 < tilts.count { (r[3], r[4], r[5]) = (tilts[i + 1], meanSDs[a + tables], minShifts[a + tables]) }
+            }
+        }
+    }
+
+    deinit { base.deallocate() }
 }
