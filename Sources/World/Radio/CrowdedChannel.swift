@@ -124,18 +124,21 @@ package final class CrowdedChannel: @unchecked Sendable {
         var captured = 0
         var sum = 0.0
         var minimum = Double.infinity
-        for _ in 0..<adverts {
-            let a = mean + stream.normal(sd: sigma)
-            guard certain || model.receives(attenuation: a, draw: stream.uniform()) else { continue }
-            delivered += 1
-            if lost > 0 && collisions.uniform() < lost {
-                guard let capture, survives(attenuation: a, overlaps: crowd.model.overlaps(advertisers: advertisers),
-                                            threshold: capture, fadingSigma: sigma) else { continue }
-                captured += 1
+        // The reception table is lent once for the window, not checked per advert.
+        model.withReceptionTable { table in
+            for _ in 0..<adverts {
+                let a = mean + stream.normal(sd: sigma)
+                guard certain || model.receives(attenuation: a, draw: stream.uniform(), table: table) else { continue }
+                delivered += 1
+                if lost > 0 && collisions.uniform() < lost {
+                    guard let capture, survives(attenuation: a, overlaps: crowd.model.overlaps(advertisers: advertisers),
+                                                threshold: capture, fadingSigma: sigma) else { continue }
+                    captured += 1
+                }
+                received += 1
+                sum += a
+                minimum = min(minimum, a)
             }
-            received += 1
-            sum += a
-            minimum = min(minimum, a)
         }
         if delivered > 0 { tally.add(contacts: contacts, adverts: delivered, lost: delivered - received, captured: captured) }
         guard received > 0 else { return nil }
