@@ -3,6 +3,9 @@ extension GroundTruthDay {
     /// people packed into as few bits as the shard's largest ids need, 11 bits a pass (four passes
     /// for a million people). A comparison sort of the same contacts was 2.5% of a 1 M run.
     /// Contacts of the same pair may end in any order: the day's merge sums their seconds.
+    ///
+    /// One read counts every pass's digits; a pass whose digit is the same for all is skipped (it
+    /// would move nothing); counts and both arrays are read as buffers.
     package static func sortByPair(_ entries: inout [Entry]) {
         let n = entries.count
         guard n > 256 else { return entries.sort { $0.pair < $1.pair } }
@@ -15,28 +18,38 @@ extension GroundTruthDay {
         let bits = Int(secondBits) + 64 - largestFirst.leadingZeroBitCount
         // Packed, the key orders as the pair does: first person, then second.
         @inline(__always) func key(_ e: Entry) -> UInt64 { (e.pair >> 32) << secondBits | (e.pair & 0xffff_ffff) }
-        let digitBits = 11, digits = 1 << digitBits
-        var scratch = [Entry](repeating: Entry(pair: 0, within: 0, total: 0), count: n)
-        var counts = [Int](repeating: 0, count: digits)
+        let digitBits = 11, digits = 1 << digitBits, mask = UInt64(digits - 1)
+        let passes = (bits + digitBits - 1) / digitBits
+        guard passes > 0 else { return }
+        // counts[pass · digits + d]: entries whose digit in `pass` is d.
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: passes * digits)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0)
+        var scratch = [Entry](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
         var inScratch = false
         entries.withUnsafeMutableBufferPointer { original in
+            for e in original {
+                let k = key(e)
+                for pass in 0..<passes { counts[pass &* digits &+ Int((k >> UInt64(pass &* digitBits)) & mask)] &+= 1 }
+            }
             scratch.withUnsafeMutableBufferPointer { other in
-                for pass in 0..<((bits + digitBits - 1) / digitBits) {
-                    let shift = UInt64(pass * digitBits), mask = UInt64(digits - 1)
+                for pass in 0..<passes {
+                    let shift = UInt64(pass * digitBits), row = pass * digits
+                    // Every entry has the same digit here: the pass would leave them in place.
+                    let probe = inScratch ? other[0] : original[0]
+                    if counts[row + Int((key(probe) >> shift) & mask)] == n { continue }
                     let (from, to) = inScratch ? (other, original) : (original, other)
-                    for i in 0..<digits { counts[i] = 0 }
-                    for e in from { counts[Int((key(e) >> shift) & mask)] += 1 }
                     // Stable scatter to where each digit's entries start.
                     var at = 0
-                    for i in 0..<digits {
+                    for i in row..<(row + digits) {
                         let c = counts[i]
                         counts[i] = at
-                        at += c
+                        at &+= c
                     }
                     for e in from {
-                        let d = Int((key(e) >> shift) & mask)
+                        let d = row &+ Int((key(e) >> shift) & mask)
                         to[counts[d]] = e
-                        counts[d] += 1
+                        counts[d] &+= 1
                     }
                     inScratch.toggle()
                 }
