@@ -98,10 +98,10 @@ public final class RandomStream {
             let w = UInt(SeedMixer.next(&expander) & 0xffff_ffff)
             return w < minimum ? w + minimum : w
         }
-        words[0] = word(2)
-        words[1] = word(8)
-        words[2] = word(16)
-        for _ in 0..<6 { _ = next32() }
+        // Seeded and warmed up in registers, then stored once (millions of reseeds a day).
+        var state = TausState(s0: word(2), s1: word(8), s2: word(16))
+        for _ in 0..<6 { _ = state.next32() }
+        (words[0], words[1], words[2]) = (state.s0, state.s1, state.s2)
     }
 
     /// taus2's three state words: an entity can park its stream between uses and resume it
@@ -124,17 +124,23 @@ public final class RandomStream {
         return Self.tausStep(taus)
     }
 
-    /// One step of L'Ecuyer's three-component Tausworthe generator ("Maximally equidistributed
-    /// combined Tausworthe generators", Math. Comp. 65, 1996; GSL's taus2), on GSL's state words.
+    /// One step of taus2 on the state words in GSL's generator.
     @inlinable @inline(__always)
     static func tausStep(_ s: UnsafeMutablePointer<UInt>) -> UInt32 {
-        @inline(__always) func component(_ z: UInt, _ q: UInt, _ shift: UInt, _ mask: UInt, _ k: UInt) -> UInt {
-            (((z & mask) << k) & 0xffff_ffff) ^ ((((z << q) & 0xffff_ffff) ^ z) >> shift)
-        }
-        s[0] = component(s[0], 13, 19, 0xffff_fffe, 12)
-        s[1] = component(s[1], 2, 25, 0xffff_fff8, 4)
-        s[2] = component(s[2], 3, 11, 0xffff_fff0, 17)
-        return UInt32(truncatingIfNeeded: s[0] ^ s[1] ^ s[2])
+        var state = TausState(s0: s[0], s1: s[1], s2: s[2])
+        defer { (s[0], s[1], s[2]) = (state.s0, state.s1, state.s2) }
+        return state.next32()
+    }
+
+    /// Runs `body` on taus2's state copied into a local `TausState` and stores it back after: a
+    /// loop of many draws then keeps the state in registers instead of loading and storing it
+    /// through the stream at every draw (the same numbers as the stream's own draws).
+    @inlinable @inline(__always)
+    public func withTausState<R>(_ body: (inout TausState) -> R) -> R {
+        guard let taus else { preconditionFailure("withTausState on a stream that is not taus2") }
+        var state = TausState(s0: taus[0], s1: taus[1], s2: taus[2])
+        defer { (taus[0], taus[1], taus[2]) = (state.s0, state.s1, state.s2) }
+        return body(&state)
     }
 
     /// Fills `count` bytes from the generator.
@@ -149,5 +155,32 @@ public final class RandomStream {
             }
         }
         return out
+    }
+}
+
+/// taus2's three state words lent by `RandomStream.withTausState`, with the stream's uniform draws.
+public struct TausState {
+    @usableFromInline var s0: UInt, s1: UInt, s2: UInt
+
+    @inlinable init(s0: UInt, s1: UInt, s2: UInt) { (self.s0, self.s1, self.s2) = (s0, s1, s2) }
+
+    /// One step of L'Ecuyer's three-component Tausworthe generator ("Maximally equidistributed
+    /// combined Tausworthe generators", Math. Comp. 65, 1996; GSL's taus2), on GSL's state words.
+    @inlinable @inline(__always)
+    public mutating func next32() -> UInt32 {
+        @inline(__always) func component(_ z: UInt, _ q: UInt, _ shift: UInt, _ mask: UInt, _ k: UInt) -> UInt {
+            (((z & mask) << k) & 0xffff_ffff) ^ ((((z << q) & 0xffff_ffff) ^ z) >> shift)
+        }
+        s0 = component(s0, 13, 19, 0xffff_fffe, 12)
+        s1 = component(s1, 2, 25, 0xffff_fff8, 4)
+        s2 = component(s2, 3, 11, 0xffff_fff0, 17)
+        return UInt32(truncatingIfNeeded: s0 ^ s1 ^ s2)
+    }
+
+    /// `RandomStream.uniform(a, b)`.
+    @inlinable @inline(__always)
+    public mutating func uniform(_ a: Double, _ b: Double) -> Double {
+        let u = Double(next32()) / 4_294_967_296.0
+        return a * (1 - u) + b * u
     }
 }

@@ -156,14 +156,17 @@ public struct RPIRotationSchedule: Sendable {
         stream.reseed(family, index: UInt64(phone) << 16 | UInt64(dayIndex))
         let lo = Double(minMinutes * 60), hi = Double(maxMinutes * 60 + 1)
         offsets[0] = 0
-        var count = 1, t = Int32(0)
-        while true {
-            // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
-            t += Int32(stream.uniform(lo, hi))
-            if t >= 86_400 { return (count, true) }
-            offsets[count] = t
-            count += 1
-            if t > through { return (count, false) }
+        // The state in registers: a sender met at midday takes ~48 draws.
+        return stream.withTausState { state in
+            var count = 1, t = Int32(0)
+            while true {
+                // The draw is ≥ 0, so truncation is its floor (`rounded(.down)` calls libm: ~1% of a run).
+                t += Int32(state.uniform(lo, hi))
+                if t >= 86_400 { return (count, true) }
+                offsets[count] = t
+                count += 1
+                if t > through { return (count, false) }
+            }
         }
     }
 
