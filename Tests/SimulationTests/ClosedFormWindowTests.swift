@@ -115,6 +115,26 @@ import Testing
             #expect(w?.typical == p?.typical && w?.minimum == p?.minimum)
         }
     }
+
+    /// Channel models with the same reception parameters share a window built once per process;
+    /// it draws exactly as a window built afresh, and other parameters get their own.
+    @Test func sharedWindowDrawsAsAFreshOne() {
+        let p = model.parameters
+        let fresh = ClosedFormWindow(fadingSigma: p.fadingSigma, receptionMidpoint: p.receptionMidpoint,
+                                     receptionScale: p.receptionScale, mostAdverts: Int(p.scanWindowSeconds * 1000 / p.advertIntervalMinMs))
+        let shared = ChannelModel(.default).closedForm
+        let a = RandomStream(seed: 26, stream: "w", generator: .taus2), b = RandomStream(seed: 26, stream: "w", generator: .taus2)
+        var same = 0
+        for i in 0..<2_000 {
+            let mean = fresh.limit - Double(i % 400) / 10, adverts = 4 + i % 17
+            let x = fresh.window(mean: mean, adverts: adverts, stream: a), y = shared.window(mean: mean, adverts: adverts, stream: b)
+            if x?.typical == y?.typical && x?.minimum == y?.minimum { same += 1 }
+        }
+        #expect(same == 2_000)
+        var wider = p
+        wider.fadingSigma += 1
+        #expect(ChannelModel(wider).closedForm.limit < shared.limit)
+    }
 }
 
 @Suite struct AttenuationByteTests {

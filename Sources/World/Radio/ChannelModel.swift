@@ -23,8 +23,8 @@ public struct ChannelModel: Sendable {
         table = (0..<steps).map { i in 1 / (1 + exp((low + Double(i) / Self.tableStepsPerDb - midpoint) / scale)) }
         let adverts = parameters.scanWindowSeconds * 1000 / parameters.advertIntervalMinMs
         let mostAdverts = adverts >= 0 && adverts < 1000 ? Int(adverts) : ClosedFormWindow.maxAdverts
-        closedForm = ClosedFormWindow(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint, receptionScale: scale,
-                                  mostAdverts: mostAdverts)
+        closedForm = ClosedFormWindow.shared(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint,
+                                             receptionScale: scale, mostAdverts: mostAdverts)
     }
 
     /// Whether an advert at `attenuation` is received, given a uniform draw: exactly

@@ -79,6 +79,24 @@ package struct ClosedFormWindow: Sendable {
         rows = CorrectionRows(tilts: tilts, meanSDs: meanSDs, minShifts: minShifts, tables: tables)
     }
 
+    /// The window for these parameters, built once per process: every simulation builds its
+    /// channel model, and the corrections took ~70 ms of each (a sweep's replicates, the tests).
+    /// Holds the last few parameter sets (a sweep over the radio's parameters builds more).
+    package static func shared(fadingSigma: Double, receptionMidpoint: Double, receptionScale: Double,
+                               mostAdverts: Int) -> ClosedFormWindow {
+        let key = [fadingSigma.bitPattern, receptionMidpoint.bitPattern, receptionScale.bitPattern, UInt64(bitPattern: Int64(mostAdverts))]
+        return cacheLock.withLock {
+            if let window = cache[key] { return window }
+            if cache.count >= 8 { cache.removeAll() }
+            let window = ClosedFormWindow(fadingSigma: fadingSigma, receptionMidpoint: receptionMidpoint, receptionScale: receptionScale,
+                                          mostAdverts: mostAdverts)
+            cache[key] = window
+            return window
+        }
+    }
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [[UInt64]: ClosedFormWindow] = [:]
+
     /// E[f(mean + σZ)] for a standard normal Z, by Simpson's rule over ±8 σ.
     private static func normalExpectation(sigma: Double, mean: Double, _ f: (Double) -> Double) -> Double {
         let panels = 400, h = 16.0 / Double(panels)
