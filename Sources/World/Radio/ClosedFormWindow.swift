@@ -80,7 +80,8 @@ package struct ClosedFormWindow: Sendable {
     }
 
     /// The window for these parameters, built once per process: every simulation builds its
-    /// channel model, and the corrections took ~70 ms of each (a sweep's replicates, the tests).
+    /// channel model, and the corrections took 282 M instructions (~80 ms) of each (a sweep's
+    /// replicates, the tests).
     /// Holds the last few parameter sets (a sweep over the radio's parameters builds more).
     package static func shared(fadingSigma: Double, receptionMidpoint: Double, receptionScale: Double,
                                mostAdverts: Int) -> ClosedFormWindow {

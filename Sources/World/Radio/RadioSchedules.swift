@@ -150,6 +150,7 @@ public struct RPIRotationSchedule: Sendable {
     /// Draws `phone`'s rotation times of the day into the start of `offsets` (at least
     /// `capacity(minMinutes:)` long): 0, then one after another until the first after `through`
     /// or the end of the day. Returns how many it wrote and whether they reach the day's end.
+    /// `stream` must be a taus2 stream: its state is drawn from in registers.
     public static func draw(family: StreamFamily, phone: Int, dayIndex: Int, minMinutes: Int, maxMinutes: Int, stream: RandomStream,
                             through: Int32, into offsets: UnsafeMutableBufferPointer<Int32>) -> (count: Int, isComplete: Bool) {
         precondition(minMinutes >= 1 && offsets.count >= capacity(minMinutes: minMinutes), "room for a day of rotations")
