@@ -5,8 +5,8 @@ extension RandomStream {
     /// Uniform on [0, 1).
     @inlinable @inline(__always)
     public func uniform() -> Double {
-        guard let taus else { return gsl_rng_uniform(rng) }
-        return Double(Self.tausStep(taus)) / 4_294_967_296.0
+        guard taus != nil else { return gsl_rng_uniform(rng) }
+        return withTausState { $0.uniform() }
     }
 
     /// Uniform on (0, 1): never returns 0, for logarithms.
@@ -16,8 +16,7 @@ extension RandomStream {
     @inlinable @inline(__always)
     public func uniform(_ a: Double, _ b: Double) -> Double {
         guard taus != nil else { return gsl_ran_flat(rng, a, b) }
-        let u = uniform()
-        return a * (1 - u) + b * u
+        return withTausState { $0.uniform(a, b) }
     }
 
     /// Uniform integer in 0..<n (n ≥ 1), as `gsl_rng_uniform_int`: the generator's range cut

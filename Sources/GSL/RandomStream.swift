@@ -177,10 +177,14 @@ public struct TausState {
         return UInt32(truncatingIfNeeded: s0 ^ s1 ^ s2)
     }
 
-    /// `RandomStream.uniform(a, b)`.
+    /// Uniform on [0, 1), as `gsl_rng_uniform` on taus2: the word over 2³².
+    @inlinable @inline(__always)
+    public mutating func uniform() -> Double { Double(next32()) / 4_294_967_296.0 }
+
+    /// Uniform on [a, b), as `gsl_ran_flat`: a(1 − u) + bu.
     @inlinable @inline(__always)
     public mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        let u = Double(next32()) / 4_294_967_296.0
+        let u = uniform()
         return a * (1 - u) + b * u
     }
 }
