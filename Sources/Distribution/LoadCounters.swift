@@ -60,8 +60,6 @@ package struct LoadCounters {
     /// event instead of one per count). Before the row exists each count is added directly,
     /// so `perMinute` grows exactly as with `add` alone.
     private var pending = InlineArray<14, Int>(repeating: 0)
-    /// Bit m set: `pending[m]` was counted in this event (an event counts a few of the metrics).
-    private var pendingMetrics: UInt32 = 0
     private var pendingMinute = 0
     private var pendingBuffered = false
 
@@ -77,27 +75,24 @@ package struct LoadCounters {
     package mutating func count(_ metric: Metric, _ value: Int = 1) {
         if pendingBuffered {
             pending[metric.rawValue] &+= value
-            pendingMetrics |= 1 << UInt32(metric.rawValue)
         } else {
             add(metric, value, minute: pendingMinute)
         }
     }
 
-    /// Adds the event's counts to its minute.
+    /// Adds the event's counts to its minute: all 14, zeros included, in a loop of fixed length
+    /// (noting which were counted, to add only those, cost more than the adds it saved).
     @inline(__always)
     package mutating func endEvent() {
         guard pendingBuffered else { return }
         let base = (pendingMinute - firstMinute) * Self.metricCount
-        perMinute.withUnsafeMutableBufferPointer { row in
-            var metrics = pendingMetrics
-            while metrics != 0 {
-                let k = metrics.trailingZeroBitCount
-                row[base + k] &+= pending[k]
+        perMinute.withUnsafeMutableBufferPointer { rows in
+            let row = rows.baseAddress! + base
+            for k in 0..<pending.count {
+                row[k] &+= pending[k]
                 pending[k] = 0
-                metrics &= metrics - 1
             }
         }
-        pendingMetrics = 0
         pendingBuffered = false
     }
 
