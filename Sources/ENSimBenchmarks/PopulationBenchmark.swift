@@ -51,6 +51,7 @@ public struct PopulationBenchmark {
             }
         }
         let peak = PeakMemory.residentBytes
+        let usage = ProcessUsage.now
         return BenchmarkReport([
             "store_bytes": Dictionary(uniqueKeysWithValues: stores.map { ($0.store, $0.bytes) }),
             "store_bytes_per_unit": Dictionary(uniqueKeysWithValues: stores.map { ($0.store, perPhoneDay($0.store, $0.bytes)) }),
@@ -67,6 +68,10 @@ public struct PopulationBenchmark {
             "contacts_per_second": Double(contacts) / wall,
             "peak_rss_bytes": peak,
             "phase_seconds": simulation.phaseSeconds,
+            // The whole process, set-up included.
+            "cpu_user_seconds": usage.userSeconds,
+            "cpu_system_seconds": usage.systemSeconds,
+            "minor_page_faults": usage.minorPageFaults,
         ])
     }
 }

@@ -20,6 +20,10 @@ import Testing
     @Test func populationAndBackend() throws {
         let population = try json(["population", "--phones", "300", "--days", "1", "--threads", "1"])
         #expect(population["phones"] as? Int == 300 && population["threads"] as? Int == 1)
+        // CPU time and faults of the process: a run that drew 300 people's days used some of both.
+        let user = try #require(population["cpu_user_seconds"] as? Double)
+        let faults = try #require(population["minor_page_faults"] as? Int)
+        #expect(user > 0 && population["cpu_system_seconds"] != nil && faults > 0)
         let backend = try json(["backend", "--people", "3000", "--days", "2", "--cases-per-day", "5", "--flavor", "immuni"])
         #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
     }
