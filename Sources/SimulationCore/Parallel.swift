@@ -41,6 +41,13 @@ package struct SharedBuffer<Element>: @unchecked Sendable {
     package init(base: UnsafeMutableBufferPointer<Element>) { self.base = base }
 }
 
+/// A buffer that parallel shards only read.
+package struct SharedReadBuffer<Element>: @unchecked Sendable {
+    package let base: UnsafeBufferPointer<Element>
+
+    package init(base: UnsafeBufferPointer<Element>) { self.base = base }
+}
+
 /// One result slot per shard, written by that shard only, read after all shards finished.
 package final class ShardResults<T: Sendable>: @unchecked Sendable {
     private var slots: [T?]

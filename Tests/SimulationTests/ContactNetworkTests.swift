@@ -127,6 +127,30 @@ import Testing
         }
     }
 
+    /// A merge that keeps only close contacts involving app phones writes exactly what filtering
+    /// the whole merged day gives, and counts every pair and close contact as the whole day does.
+    @Test(arguments: [1, 2, 5, 40])
+    func mergingOnlyCloseContactsEqualsFilteringTheWholeDay(threads: Int) {
+        let rng = RandomStream(seed: 24, stream: "runs")
+        let runs = (0..<9).map { r in
+            (0..<(r % 4 == 3 ? 0 : rng.uniformInt(400))).map { _ in
+                GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(40)), Int32(rng.uniformInt(40))),
+                                     within: Int32(rng.uniformInt(1_200)), total: 1_200)
+            }.sorted { $0.pair < $1.pair }
+        }
+        let phoneOf = (0..<40).map { Int32($0 % 4 == 0 ? $0 / 4 : -1) }
+        let whole = GroundTruthDay.merge(dayIndex: 2, sortedRuns: runs, closeContactSeconds: 900, threads: threads, keep: .all)
+        let close = GroundTruthDay.merge(dayIndex: 2, sortedRuns: runs, closeContactSeconds: 900, threads: threads,
+                                         keep: .closeContacts(involving: phoneOf))
+        let expected = whole.day.closeContactsOnly(involving: phoneOf)
+        // Some pairs are close only once repeated; some close contacts are kept, most are not.
+        #expect(expected.pairs.count > 20 && expected.pairs.count < whole.day.closeContacts)
+        #expect(close.day.pairs == expected.pairs && close.day.secondsWithin == expected.secondsWithin)
+        #expect(close.day.secondsTotal == expected.secondsTotal && close.day.dayIndex == 2)
+        #expect(close.pairs == whole.day.pairs.count && whole.pairs == whole.day.pairs.count)
+        #expect(close.closeContacts == whole.day.closeContacts && whole.closeContacts == whole.day.closeContacts)
+    }
+
     /// The radix sort of a shard's contacts orders pairs as a comparison sort does and keeps every
     /// contact: small and large shards, ids of a few bits and of 27 (a national population).
     @Test(arguments: [(0, 30), (200, 30), (257, 30), (5_000, 1 << 12), (60_000, 1_000_000), (20_000, (1 << 27) - 1)])

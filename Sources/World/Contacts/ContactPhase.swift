@@ -6,7 +6,11 @@ import SimulationCore
 package struct ContactDayResult {
     package var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
     package var appPairContacts: Int64 = 0
+    /// The pairs `ContactPhase.run` was asked to keep.
     package var groundTruth: GroundTruthDay
+    /// Pairs who met, and close contacts among them, whatever was kept.
+    package var contactPairs: Int
+    package var closeContacts: Int
 }
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
@@ -26,7 +30,8 @@ package enum ContactPhase {
     /// observers only contacts and ground truth are drawn.
     package static func run(network: ContactNetwork, population: Population, dayIndex: Int, midnight: SimTime,
                     threads: Int, seed: UInt64, observers: [any AppContactObserver] = [],
-                    everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil) -> ContactDayResult {
+                    everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil,
+                    keep: GroundTruthDay.Keep = .all) -> ContactDayResult {
         let people = population.size
         let layout = ShardLayout(tapering: people, threads: threads, finest: 32)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
@@ -37,7 +42,7 @@ package enum ContactPhase {
         let sharedEvery = EveryContact(all: everyContact, gate: gate)
         // The other person's phone (read below for every contact) is met at random: prefetched when picked.
         population.phoneOf.withUnsafeBufferPointer { phoneOfBuffer in
-            let phoneOf = ReadBuffer(base: phoneOfBuffer)
+            let phoneOf = SharedReadBuffer(base: phoneOfBuffer)
             layout.forEach(threads: threads) { initiators in
                 let w = layout.shard(of: initiators)
                 var out = ShardOutput()
@@ -74,18 +79,16 @@ package enum ContactPhase {
         for o in observers { o.endShards() }
         for o in everyContact { o.endShards() }
         let all = outputs.all
-        var result = ContactDayResult(groundTruth: GroundTruthDay(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
-                                                                  closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60),
-                                                                  threads: threads))
+        let truth = GroundTruthDay.merge(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
+                                         closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60), threads: threads,
+                                         keep: keep)
+        var result = ContactDayResult(groundTruth: truth.day, contactPairs: truth.pairs, closeContacts: truth.closeContacts)
         for o in all {
             for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }
             result.appPairContacts += o.appPairContacts
         }
         return result
     }
-
-    /// A buffer the shards only read.
-    private struct ReadBuffer<Element>: @unchecked Sendable { let base: UnsafeBufferPointer<Element> }
 
     /// The observers as the shards see them: each shard only asks for its own recorder.
     private struct Observers: @unchecked Sendable { let all: [any AppContactObserver] }

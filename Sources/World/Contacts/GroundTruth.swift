@@ -25,16 +25,37 @@ public struct GroundTruthDay: Sendable {
         self.init(dayIndex: dayIndex, sortedRuns: [sorted], closeContactSeconds: closeContactSeconds)
     }
 
-    /// Aggregates raw contacts given as runs each sorted by pair (the contact shards' outputs),
-    /// merging the runs as it goes: at national scale a day's raw contacts are a large transient,
-    /// and joining them into one array to sort again would copy them twice more.
+    /// Aggregates raw contacts given as runs each sorted by pair (the contact shards' outputs):
+    /// `merge` keeping every pair.
+    package init(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32, threads: Int = 1) {
+        self = Self.merge(dayIndex: dayIndex, sortedRuns: runs, closeContactSeconds: closeContactSeconds, threads: threads,
+                          keep: .all).day
+    }
+
+    /// Which of a day's pairs `merge` keeps.
+    package enum Keep {
+        case all
+        /// As `closeContactsOnly(involving:)`: close contacts where at least one person has an app phone.
+        case closeContacts(involving: [Int32])
+    }
+
+    /// A merged day: the pairs kept, and how many pairs met and were close contacts, kept or not.
+    package struct Merged {
+        package let day: GroundTruthDay
+        package let pairs: Int
+        package let closeContacts: Int
+    }
+
+    /// Merges runs each sorted by pair, as it goes: at national scale a day's raw contacts are a
+    /// large transient, and joining them into one array to sort again would copy them twice more.
+    /// A pair is kept (or not) once its seconds are summed, so a day that keeps only close
+    /// contacts never writes the others: the whole day's columns are not built to be filtered.
     ///
     /// On `threads`, the pairs are cut into ranges of their first person: a pair falls in one
     /// range, so ranges merge independently, each written where its entries start, then moved
     /// together. The same day for any number of threads.
-    package init(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32, threads: Int = 1) {
-        self.dayIndex = dayIndex
-        self.closeContactSeconds = closeContactSeconds
+    package static func merge(dayIndex: Int, sortedRuns runs: [[Entry]], closeContactSeconds: Int32, threads: Int,
+                              keep: Keep) -> Merged {
         let total = runs.reduce(0) { $0 + $1.count }
         let people = Int(runs.compactMap { $0.last.map { $0.pair >> 32 } }.max() ?? 0) + 1
         let ranges = ShardLayout(count: people, threads: threads, shardsPerThread: 4)
@@ -43,28 +64,57 @@ public struct GroundTruthDay: Sendable {
             runs.map { run in s == ranges.shards ? run.count : Self.firstIndex(in: run, atLeast: UInt64(ranges.range(ofShard: s).lowerBound) << 32) }
         }
         let starts = bounds.map { $0.reduce(0, +) }
-        var merged = [Int](repeating: 0, count: ranges.shards)
-        (pairs, secondsWithin, secondsTotal) = Self.columns(capacity: total) { out in
+        var counts = [RangeCounts](repeating: RangeCounts(), count: ranges.shards)
+        let phoneOf: [Int32]
+        let filter: Filter
+        switch keep {
+        case .all: (phoneOf, filter) = ([], .all)
+        case .closeContacts(let phones): (phoneOf, filter) = (phones, .closeInvolvingApps)
+        }
+        var (pairs, within, seconds) = Self.columns(capacity: total) { out in
             // Buffers, not the arrays: the merge reads a run at every step, and retaining its array
             // each time was ~1% of a 1 M run.
             withBatchColumns(runs) { runs in
-                merged.withUnsafeMutableBufferPointer { buffer in
-                    let counts = SharedBuffer(base: buffer)
-                    ranges.forEach(threads: threads) { people in
-                        let s = ranges.shard(of: people)
-                        let parts = runs.base.indices.map { r in UnsafeBufferPointer(rebasing: runs.base[r][bounds[s][r]..<bounds[s + 1][r]]) }
-                        counts.base[s] = Self.merge(parts, into: out, at: starts[s])
+                phoneOf.withUnsafeBufferPointer { phoneOf in
+                    counts.withUnsafeMutableBufferPointer { buffer in
+                        let counts = SharedBuffer(base: buffer), phones = SharedReadBuffer(base: phoneOf)
+                        ranges.forEach(threads: threads) { people in
+                            let s = ranges.shard(of: people)
+                            let parts = runs.base.indices.map { r in UnsafeBufferPointer(rebasing: runs.base[r][bounds[s][r]..<bounds[s + 1][r]]) }
+                            counts.base[s] = Self.merge(parts, into: out, at: starts[s], closeContactSeconds: closeContactSeconds,
+                                                        filter: filter, phoneOf: phones.base)
+                        }
                     }
                 }
             }
-            // Close the gaps left where pairs repeated.
+            // Close the gaps left where pairs repeated or were not kept.
             var at = 0
-            for (s, n) in merged.enumerated() {
-                out.move(from: starts[s], to: at, count: n)
-                at += n
+            for (s, c) in counts.enumerated() {
+                out.move(from: starts[s], to: at, count: c.written)
+                at += c.written
             }
             return at
         }
+        if case .closeContacts = keep {
+            // A few close contacts in room for every raw contact: kept at their own size.
+            pairs = pairs.withUnsafeBufferPointer { Array($0) }
+            within = within.withUnsafeBufferPointer { Array($0) }
+            seconds = seconds.withUnsafeBufferPointer { Array($0) }
+        }
+        let day = GroundTruthDay(dayIndex: dayIndex, pairs: pairs, secondsWithin: within, secondsTotal: seconds,
+                                 closeContactSeconds: closeContactSeconds)
+        return Merged(day: day, pairs: counts.reduce(0) { $0 + $1.pairs }, closeContacts: counts.reduce(0) { $0 + $1.close })
+    }
+
+    /// What a range's merge met and wrote.
+    private struct RangeCounts {
+        var pairs = 0, close = 0, written = 0
+    }
+
+    /// `Keep` as the merge's workers read it (the phones as a buffer).
+    private enum Filter {
+        case all
+        case closeInvolvingApps
     }
 
     /// The first index of `run` whose pair is at least `key`.
@@ -77,17 +127,34 @@ public struct GroundTruthDay: Sendable {
         return lo
     }
 
-    /// Merges sorted runs into `out` from `at` on, one entry per pair with its seconds summed;
-    /// returns the entries written.
-    private static func merge(_ runs: [UnsafeBufferPointer<Entry>], into out: Columns, at: Int) -> Int {
-        var n = 0
+    /// Merges sorted runs into `out` from `at` on, one entry per pair with its seconds summed,
+    /// written if `filter` keeps it.
+    private static func merge(_ runs: [UnsafeBufferPointer<Entry>], into out: Columns, at: Int, closeContactSeconds: Int32,
+                              filter: Filter, phoneOf: UnsafeBufferPointer<Int32>) -> RangeCounts {
+        var counts = RangeCounts()
+        // The pair being summed (none before the first entry).
+        var pair: UInt64 = 0, within: Int32 = 0, total: Int32 = 0, summing = false
+        func finish() {
+            guard summing else { return }
+            counts.pairs += 1
+            let close = within >= closeContactSeconds
+            if close { counts.close += 1 }
+            let kept = switch filter {
+            case .all: true
+            case .closeInvolvingApps: close && (phoneOf[Int(pair >> 32)] >= 0 || phoneOf[Int(pair & 0xffff_ffff)] >= 0)
+            }
+            if kept {
+                out.initialize(at + counts.written, pair: pair, within: within, seconds: total)
+                counts.written += 1
+            }
+        }
         func add(_ c: Entry) {
-            if n > 0 && out.pairs[at + n - 1] == c.pair {
-                out.within[at + n - 1] += c.within
-                out.seconds[at + n - 1] += c.total
+            if summing && c.pair == pair {
+                within += c.within
+                total += c.total
             } else {
-                out.initialize(at + n, pair: c.pair, within: c.within, seconds: c.total)
-                n += 1
+                finish()
+                (pair, within, total, summing) = (c.pair, c.within, c.total, true)
             }
         }
         // The runs' heads in a min-heap by pair. Equal pairs may come from several runs, in any
@@ -110,7 +177,8 @@ public struct GroundTruthDay: Sendable {
                 heads.insert(RunHead(pair: run[i].pair, run: head.run))
             }
         }
-        return n
+        finish()
+        return counts
     }
 
     /// The day's three columns as buffers, written by parallel workers at disjoint places.

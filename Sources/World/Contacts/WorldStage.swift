@@ -83,19 +83,24 @@ package final class WorldStage: Stage {
             let presence = AdvertiserPresenceRecording(phones: fleet.count, midnight: day.midnight, availability: availability,
                                                        attenuationsFrom: collisionModel.captureThresholdDB == nil ? nil : radio)
             _ = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
-                                 threads: threads, seed: seed, observers: [presence], gate: contactGate)
+                                 threads: threads, seed: seed, observers: [presence], gate: contactGate,
+                                 keep: .closeContacts(involving: population.phoneOf))
             radio.crowd = CrowdDay(presence: presence.presence, model: collisionModel,
                                    secondProtocol: collisionModel.dualProtocol ? secondProtocolAdvertisers?(radio) : nil)
         }
         let recording = EncounterRecording(day: radio)
+        // Without the whole day kept, the merge writes only the close contacts scoring needs.
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                         threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) },
-                                        everyContact: contactObservers, gate: contactGate)
+                                        everyContact: contactObservers, gate: contactGate,
+                                        keep: retainsGroundTruth ? .all : .closeContacts(involving: population.phoneOf))
         if retainsGroundTruth {
             groundTruth.append(contacts.groundTruth)
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
+            try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf, threads: threads))
+        } else {
+            try closeContactHistory.append(contacts.groundTruth)
         }
-        try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf, threads: threads))
         let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches, threads: threads)
         try encounters.add(stored)
         if fleet.count > 0 { encounterBytes.add(Double(stored.bytes) / Double(fleet.count)) }
@@ -105,8 +110,8 @@ package final class WorldStage: Stage {
             todayCollisions = recording.collisions
         }
         let counts = availability.counts
-        today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.groundTruth.pairs.count),
-                         closeContacts: Int64(contacts.groundTruth.closeContacts), appPairContacts: contacts.appPairContacts,
+        today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.contactPairs),
+                         closeContacts: Int64(contacts.closeContacts), appPairContacts: contacts.appPairContacts,
                          appPhones: Int64(fleet.count), phonesUnavailable: Int64(counts.unavailable),
                          bluetoothOff: Int64(counts.bluetoothOff), uninstalled: Int64(counts.uninstalled),
                          tekRotations: Int64(fleet.count), rpisHeard: Int64(stored.encounterCount),
