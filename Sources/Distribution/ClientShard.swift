@@ -60,9 +60,12 @@ package struct ClientShardCore {
     package let rng: RandomStream
     package let checkFamily: StreamFamily
     package var counters = LoadCounters()
-    /// Downloads by contact-population phones since the last `takeDownloads`.
+    /// Downloads by contact-population phones in this advance: the first go to `region` (the
+    /// shard's part of the model's output, set by the model), the rest, once it is full, here.
     package var downloads: [PackageDownload] = []
-    /// How many downloads the last advance produced (to reserve the next one's room).
+    package var region = UnsafeMutableBufferPointer<PackageDownload>(start: nil, count: 0)
+    package var regionCount = 0
+    /// How many downloads the last advance produced (to size the next one's region).
     package var lastDownloadCount = 0
     /// Completed sessions of contact-population phones, when the model records them (analytics).
     package var checks: [CheckSession] = []
@@ -375,7 +378,13 @@ package struct ClientShardCore {
             let s = plan[i]
             counters.addLatency(t - context.catalog.publishedAt[s])
             if c < context.contactPhones {
-                downloads.append(PackageDownload(phone: Int32(c), package: s, at: t))
+                let d = PackageDownload(phone: Int32(c), package: s, at: t)
+                if regionCount < region.count {
+                    (region.baseAddress! + regionCount).initialize(to: d)
+                    regionCount += 1
+                } else {
+                    downloads.append(d)
+                }
             }
         }
         return true

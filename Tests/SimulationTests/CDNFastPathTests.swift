@@ -33,7 +33,8 @@ import Testing
     }
 
     /// Clients see the same packages and make the same requests whether the model advances an
-    /// hour or four days at a time (each advance looks the catalog up afresh).
+    /// hour, a day or four days at a time (each advance looks the catalog up afresh, and writes
+    /// its downloads in place or, when they outgrow the room kept, copies them).
     @Test func advanceStepsDoNotChangeResults() throws {
         for flavor in [DistributionFlavor.cwa, .immuni] {
             for skip in [false, true] {
@@ -42,7 +43,7 @@ import Testing
                 p.clients = 300
                 p.skipsEmptyPackages = skip
                 p.cdnErrorRate = 0.05
-                func run(step: Int64) -> (downloads: [PackageDownload], bytes: [[Int]], latency: [Int]) {
+                func run(step: Int64) -> (downloads: [PackageDownload], bytes: [[Int]], latency: [Int], copied: Int) {
                     let m = DistributionModel(parameters: p, flavor: flavor, seed: 4, start: start,
                                               contactPhoneIsIOS: (0..<200).map { $0 % 2 == 0 }, threads: 2)
                     m.foldsLoad = false
@@ -53,10 +54,13 @@ import Testing
                         t += step
                         all += m.advance(until: t)
                     }
-                    return (all, m.bytesPerClientDay(), m.latencyMinutes)
+                    return (all, m.bytesPerClientDay(), m.latencyMinutes, m.copiedDownloadAdvances)
                 }
-                let hourly = run(step: 3_600), whole = run(step: 4 * 86_400)
+                let hourly = run(step: 3_600), daily = run(step: 86_400), whole = run(step: 4 * 86_400)
                 #expect(!hourly.downloads.isEmpty)
+                // Days written in place (after the first, copied) give what one advance copied gives.
+                #expect(daily.copied >= 1 && daily.copied < 4 && whole.copied == 1, "\(flavor), skip empty \(skip)")
+                #expect(daily.downloads == whole.downloads && daily.bytes == whole.bytes, "\(flavor), skip empty \(skip)")
                 #expect(hourly.downloads == whole.downloads && hourly.bytes == whole.bytes && hourly.latency == whole.latency,
                         "\(flavor), skip empty \(skip)")
             }
