@@ -65,11 +65,9 @@ public struct GroundTruthDay: Sendable {
         }
         let starts = bounds.map { $0.reduce(0, +) }
         var counts = [RangeCounts](repeating: RangeCounts(), count: ranges.shards)
-        let phoneOf: [Int32]
-        let filter: Filter
-        switch keep {
-        case .all: (phoneOf, filter) = ([], .all)
-        case .closeContacts(let phones): (phoneOf, filter) = (phones, .closeInvolvingApps)
+        let (phoneOf, closeOnly): ([Int32], Bool) = switch keep {
+        case .all: ([], false)
+        case .closeContacts(let phones): (phones, true)
         }
         var (pairs, within, seconds) = Self.columns(capacity: total) { out in
             // Buffers, not the arrays: the merge reads a run at every step, and retaining its array
@@ -82,7 +80,7 @@ public struct GroundTruthDay: Sendable {
                             let s = ranges.shard(of: people)
                             let parts = runs.base.indices.map { r in UnsafeBufferPointer(rebasing: runs.base[r][bounds[s][r]..<bounds[s + 1][r]]) }
                             counts.base[s] = Self.merge(parts, into: out, at: starts[s], closeContactSeconds: closeContactSeconds,
-                                                        filter: filter, phoneOf: phones.base)
+                                                        closeOnly: closeOnly, phoneOf: phones.base)
                         }
                     }
                 }
@@ -111,12 +109,6 @@ public struct GroundTruthDay: Sendable {
         var pairs = 0, close = 0, written = 0
     }
 
-    /// `Keep` as the merge's workers read it (the phones as a buffer).
-    private enum Filter {
-        case all
-        case closeInvolvingApps
-    }
-
     /// The first index of `run` whose pair is at least `key`.
     private static func firstIndex(in run: [Entry], atLeast key: UInt64) -> Int {
         var lo = 0, hi = run.count
@@ -128,9 +120,9 @@ public struct GroundTruthDay: Sendable {
     }
 
     /// Merges sorted runs into `out` from `at` on, one entry per pair with its seconds summed,
-    /// written if `filter` keeps it.
+    /// written unless `closeOnly` and it is not a close contact involving an app phone.
     private static func merge(_ runs: [UnsafeBufferPointer<Entry>], into out: Columns, at: Int, closeContactSeconds: Int32,
-                              filter: Filter, phoneOf: UnsafeBufferPointer<Int32>) -> RangeCounts {
+                              closeOnly: Bool, phoneOf: UnsafeBufferPointer<Int32>) -> RangeCounts {
         var counts = RangeCounts()
         // The pair being summed (none before the first entry).
         var pair: UInt64 = 0, within: Int32 = 0, total: Int32 = 0, summing = false
@@ -139,11 +131,7 @@ public struct GroundTruthDay: Sendable {
             counts.pairs += 1
             let close = within >= closeContactSeconds
             if close { counts.close += 1 }
-            let kept = switch filter {
-            case .all: true
-            case .closeInvolvingApps: close && (phoneOf[Int(pair >> 32)] >= 0 || phoneOf[Int(pair & 0xffff_ffff)] >= 0)
-            }
-            if kept {
+            if !closeOnly || close && Self.involvesAppPhone(pair, phoneOf) {
                 out.initialize(at + counts.written, pair: pair, within: within, seconds: total)
                 counts.written += 1
             }
@@ -244,7 +232,7 @@ public struct GroundTruthDay: Sendable {
         let keeps: @Sendable (Int) -> Bool = { i in
             guard within[i] >= closeContactSeconds else { return false }
             guard let phoneOf else { return true }
-            return phoneOf[Int(pairs[i] >> 32)] >= 0 || phoneOf[Int(pairs[i] & 0xffff_ffff)] >= 0
+            return phoneOf.withUnsafeBufferPointer { Self.involvesAppPhone(pairs[i], $0) }
         }
         let chunks = ShardLayout(count: pairs.count, threads: threads, shardsPerThread: 4)
         var kept = [Int](repeating: 0, count: chunks.shards)
@@ -266,6 +254,12 @@ public struct GroundTruthDay: Sendable {
         }
         return GroundTruthDay(dayIndex: dayIndex, pairs: columns.0, secondsWithin: columns.1, secondsTotal: columns.2,
                               closeContactSeconds: closeContactSeconds)
+    }
+
+    /// Whether either person of `pair` has an app phone (`phoneOf[p] >= 0`).
+    @inline(__always)
+    private static func involvesAppPhone(_ pair: UInt64, _ phoneOf: UnsafeBufferPointer<Int32>) -> Bool {
+        phoneOf[Int(pair >> 32)] >= 0 || phoneOf[Int(pair & 0xffff_ffff)] >= 0
     }
 
     package static func key(_ a: Int32, _ b: Int32) -> UInt64 {
