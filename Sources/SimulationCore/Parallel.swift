@@ -59,3 +59,28 @@ package final class ShardResults<T: Sendable>: @unchecked Sendable {
     /// In shard order.
     package var all: [T] { slots.map { $0! } }
 }
+
+/// Each shard's array sizes of the last day, to reserve today's from: an array grown by doubling
+/// copies itself into fresh pages at every step (the day's largest arrays took a third of a run's
+/// page faults so), while capacity reserved but never written takes no memory (blocks that large
+/// are mapped pages, each faulted in only when first written). Shards write only their own sizes.
+package final class ShardSizes: @unchecked Sendable {
+    private var sizes: [Int] = []
+    private let kinds: Int
+
+    /// `kinds`: how many arrays each shard sizes.
+    package init(kinds: Int = 1) { self.kinds = kinds }
+
+    /// Before the shards run: the last day's sizes are kept while the layout has as many shards.
+    package func begin(shards: Int) {
+        if sizes.count != shards * kinds { sizes = [Int](repeating: 0, count: shards * kinds) }
+    }
+
+    /// A quarter above the last day's size (0 on the first day: grown as before).
+    package func reservation(shard: Int, kind: Int = 0) -> Int {
+        let last = sizes[shard * kinds + kind]
+        return last + last / 4
+    }
+
+    package func record(shard: Int, kind: Int = 0, size: Int) { sizes[shard * kinds + kind] = size }
+}

@@ -2,6 +2,7 @@ import EventEngine
 import Foundation
 import GSL
 @testable import Simulation
+import SimulationCore
 import Testing
 @testable import World
 
@@ -185,6 +186,27 @@ import Testing
             // Stable, as before the skipping: contacts of one pair keep their order.
             #expect(sorted.map(\.pair) == byPair.map(\.pair) && sorted.map(\.total) == byPair.map(\.total),
                     "first \(String(describing: first))")
+        }
+    }
+
+    /// Shards sized from the day before (`ShardSizes`) give each day what unsized shards give.
+    @Test func shardsSizedFromTheDayBeforeGiveTheSameDays() {
+        let population = Population(PopulationParameters(size: 5_000, appAdoption: 0.5), seed: 9)
+        let network = ContactNetwork(population: population, parameters: ContactParameters(), seed: 9)
+        let sizes = ShardSizes()
+        for day in 0..<3 {
+            let midnight = CivilCalendar.time(year: 2020, month: 10, day: 1 + day)
+            func run(_ sizes: ShardSizes?) -> ContactDayResult {
+                ContactPhase.run(network: network, population: population, dayIndex: day, midnight: midnight, threads: 3, seed: 9,
+                                 sizes: sizes)
+            }
+            let plain = run(nil), sized = run(sizes)
+            let (a, b) = (plain.groundTruth, sized.groundTruth)
+            #expect(b.pairs == a.pairs && b.secondsWithin == a.secondsWithin && b.secondsTotal == a.secondsTotal)
+            #expect(sized.byLayer == plain.byLayer && sized.contactPairs == plain.contactPairs)
+            #expect(sized.closeContacts == plain.closeContacts && sized.appPairContacts == plain.appPairContacts)
+            // From the second day on, the first shard is sized from the day before.
+            if day > 0 { #expect(sizes.reservation(shard: 0) > 1_000) }
         }
     }
 

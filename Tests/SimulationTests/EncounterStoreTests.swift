@@ -52,6 +52,23 @@ import Testing
         #expect(!day([late]).scanColumn!.isPacked && day([late]).scans(of: 0) == [late])
     }
 
+    /// A batch with room reserved stores what an unreserved one does, packed or not.
+    @Test func reservedBatchesStoreTheSame() {
+        for scans in [[scan(10), scan(310)], [scan(10), scan(20)]] {
+            func filled(_ empty: EncounterBatch) -> EncounterBatch {
+                var batch = empty
+                batch.add(receiver: 1, identifier: rpi(1), metadata: 11, scans: scans)
+                batch.add(receiver: 0, identifier: rpi(2), metadata: 12, scans: [scan(610)])
+                return batch
+            }
+            var room = EncounterBatch()
+            room.reserve(encounters: 3, scans: 1)
+            let plain = filled(EncounterBatch()), reserved = filled(room)
+            #expect(reserved.scanColumn == plain.scanColumn && reserved.receivers == plain.receivers && reserved.metadata == plain.metadata)
+            #expect(reserved.identifier(1) == plain.identifier(1) && reserved.scans == scans + [scan(610)])
+        }
+    }
+
     /// The shards' batches make the same day as one batch holding them in shard order.
     @Test func shardBatchesGroupAsTheirConcatenation() {
         var parts = [EncounterBatch(), EncounterBatch(), EncounterBatch()]

@@ -44,4 +44,18 @@ import Testing
         forEachItem(count: 1_000, threads: threads) { i in runs.withLock { $0[i] += 1 } }
         #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 1_000))
     }
+
+    /// Each shard is sized a quarter above its last day; a layout of another shard count starts again from nothing.
+    @Test func shardSizesReserveAQuarterAboveTheLastDay() {
+        let sizes = ShardSizes(kinds: 2)
+        sizes.begin(shards: 3)
+        #expect((0..<3).allSatisfy { sizes.reservation(shard: $0) == 0 && sizes.reservation(shard: $0, kind: 1) == 0 })
+        sizes.record(shard: 1, size: 1_000)
+        sizes.record(shard: 1, kind: 1, size: 40)
+        sizes.begin(shards: 3)
+        #expect(sizes.reservation(shard: 1) == 1_250 && sizes.reservation(shard: 1, kind: 1) == 50)
+        #expect(sizes.reservation(shard: 0) == 0 && sizes.reservation(shard: 2, kind: 1) == 0)
+        sizes.begin(shards: 4)
+        #expect(sizes.reservation(shard: 1) == 0)
+    }
 }

@@ -27,15 +27,17 @@ package enum ContactPhase {
     }
 
     /// Contacts between two app phones also go to every observer (the radio, P6); without
-    /// observers only contacts and ground truth are drawn.
+    /// observers only contacts and ground truth are drawn. `sizes`, kept from day to day, sizes
+    /// each shard's ground truth from the day before.
     package static func run(network: ContactNetwork, population: Population, dayIndex: Int, midnight: SimTime,
                     threads: Int, seed: UInt64, observers: [any AppContactObserver] = [],
                     everyContact: [any ContactObserver] = [], gate: (any ContactGate)? = nil,
-                    keep: GroundTruthDay.Keep = .all) -> ContactDayResult {
+                    keep: GroundTruthDay.Keep = .all, sizes: ShardSizes? = nil) -> ContactDayResult {
         let people = population.size
         let layout = ShardLayout(tapering: people, threads: threads, finest: 32)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
         let within = ContactSegment.log10Metres(network.parameters.closeContactMetres)
+        sizes?.begin(shards: layout.shards)
         for o in observers { o.beginShards(layout.shards) }
         for o in everyContact { o.beginShards(layout.shards) }
         let shared = Observers(all: observers)
@@ -46,6 +48,7 @@ package enum ContactPhase {
             layout.forEach(threads: threads) { initiators in
                 let w = layout.shard(of: initiators)
                 var out = ShardOutput()
+                if let sizes { out.truth.reserveCapacity(sizes.reservation(shard: w)) }
                 let recorders = shared.all.map { $0.recorder(shard: w) }
                 let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
@@ -71,6 +74,7 @@ package enum ContactPhase {
                         }
                     }
                 }
+                sizes?.record(shard: w, size: out.truth.count)
                 // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
                 GroundTruthDay.sortByPair(&out.truth)
                 outputs.set(w, out)

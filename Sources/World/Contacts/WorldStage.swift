@@ -38,6 +38,9 @@ package final class WorldStage: Stage {
     private let collisionModel: AdvertCollisionModel?
     private let radioParameters: RadioParameters
     private var collisions = CollisionTally()
+    /// Each contact shard's ground truth and radio batch of the last day, to size today's.
+    private let truthSizes = ShardSizes()
+    private let encounterSizes = ShardSizes(kinds: EncounterRecording.sizeKinds)
     /// Today's collisions (daily.csv's collision columns).
     package private(set) var todayCollisions = CollisionTally()
     /// With `dual_protocol_advertisers`: who sends a second protocol's adverts on a day (P6 sessions).
@@ -88,12 +91,13 @@ package final class WorldStage: Stage {
             radio.crowd = CrowdDay(presence: presence.presence, model: collisionModel,
                                    secondProtocol: collisionModel.dualProtocol ? secondProtocolAdvertisers?(radio) : nil)
         }
-        let recording = EncounterRecording(day: radio)
+        let recording = EncounterRecording(day: radio, sizes: encounterSizes)
         // Without the whole day kept, the merge writes only the close contacts scoring needs.
         let contacts = ContactPhase.run(network: network, population: population, dayIndex: day.index, midnight: day.midnight,
                                         threads: threads, seed: seed, observers: [recording] + observers.map { $0(radio) },
                                         everyContact: contactObservers, gate: contactGate,
-                                        keep: retainsGroundTruth ? .all : .closeContacts(involving: population.phoneOf))
+                                        keep: retainsGroundTruth ? .all : .closeContacts(involving: population.phoneOf),
+                                        sizes: truthSizes)
         if retainsGroundTruth {
             groundTruth.append(contacts.groundTruth)
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }

@@ -58,6 +58,15 @@ public struct EncounterBatch: Sendable {
 
     public var count: Int { receivers.count }
 
+    /// Room for `encounters` heard RPIs with `scans` scan instances in all.
+    package mutating func reserve(encounters: Int, scans: Int) {
+        receivers.reserveCapacity(encounters)
+        identifierWords.reserveCapacity(encounters)
+        identifierTails.reserveCapacity(encounters)
+        metadata.reserveCapacity(encounters)
+        scanColumn.reserve(encounters: encounters, scans: scans)
+    }
+
     /// Adds one heard RPI with its scan instances.
     public mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32, scans newScans: [StoredScan]) {
         let stored = StoredIdentifier(identifier)

@@ -48,6 +48,13 @@ public struct ScanColumn: Sendable, Equatable {
         isPacked = true
     }
 
+    /// Room for `encounters` encounters of `scans` scans in all, packed (the radio's scans always are).
+    mutating func reserve(encounters: Int, scans: Int) {
+        heads.reserveCapacity(encounters)
+        checkpoints.reserveCapacity(encounters / Self.checkpointStride + 1)
+        packed.reserveCapacity(scans)
+    }
+
     /// The day's column: the encounters of `columns` (the shards' batches) in `order` (batch << 32 |
     /// encounter). Packed, as if appended one by one, when every column is packed with one gap;
     /// then merged in parallel (`DayMerge`), the same for any thread count.

@@ -47,19 +47,35 @@ package final class EncounterRecording: AppContactObserver {
     package private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
     /// The shards' collision tallies, when the day has a crowd.
     package private(set) var collisions = CollisionTally()
+    /// Each shard's encounters (kind 0) and scans (kind 1) of the last day, when kept from day to day.
+    private let sizes: ShardSizes?
 
-    package init(day: RadioDay) { self.day = day }
+    /// `sizes` (made with `sizeKinds` kinds, kept from day to day) sizes each shard's batch from the day before.
+    package init(day: RadioDay, sizes: ShardSizes? = nil) {
+        self.day = day
+        self.sizes = sizes
+    }
 
-    package func beginShards(_ count: Int) { shards = ShardResults(count: count) }
+    package static let sizeKinds = 2
+
+    package func beginShards(_ count: Int) {
+        shards = ShardResults(count: count)
+        sizes?.begin(shards: count)
+    }
 
     package func recorder(shard index: Int) -> any AppContactRecorder {
         let recorder = EncounterRecorder(day: day)
+        if let sizes {
+            recorder.reserve(encounters: sizes.reservation(shard: index, kind: 0), scans: sizes.reservation(shard: index, kind: 1))
+        }
         shards.set(index, recorder)
         return recorder
     }
 
     package func endShards() {
-        for r in shards.all {
+        for (index, r) in shards.all.enumerated() {
+            sizes?.record(shard: index, kind: 0, size: r.batch.count)
+            sizes?.record(shard: index, kind: 1, size: r.batch.scanColumn.count)
             batches.append(r.batch)
             for h in 0..<24 { scanInstancesByHour[h] += r.scanInstancesByHour[h] }
             if let crowd = r.crowd { collisions.add(crowd.tally) }
@@ -82,6 +98,9 @@ package final class EncounterRecorder: AppContactRecorder, @unchecked Sendable {
     package var batch: EncounterBatch { recording.batch }
     package var scanInstancesByHour: [Int64] { recording.scanInstancesByHour }
     package var crowd: CrowdedChannel? { recording.crowd }
+
+    /// Room in the batch for a day of this many heard RPIs and scans.
+    func reserve(encounters: Int, scans: Int) { recording.reserve(encounters: encounters, scans: scans) }
 
     /// `key` identifies the contact within the run (initiator, day, ordinal).
     package func record(_ contact: ContactView, phoneA: Int, phoneB: Int, key: UInt64) {
@@ -109,6 +128,8 @@ private struct RadioRecording {
     /// initiator's contacts follow one another, so one advert is often heard by several of them.
     private var adverts = DayCache<(identifier: RollingProximityIdentifier, metadata: AssociatedEncryptedMetadata)>()
     let crowd: CrowdedChannel?
+
+    mutating func reserve(encounters: Int, scans: Int) { batch.reserve(encounters: encounters, scans: scans) }
 
     init(day: RadioDay) {
         self.day = day
