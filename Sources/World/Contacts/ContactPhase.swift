@@ -6,11 +6,9 @@ import SimulationCore
 package struct ContactDayResult {
     package var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
     package var appPairContacts: Int64 = 0
-    /// The pairs `ContactPhase.run` was asked to keep.
-    package var groundTruth: GroundTruthDay
-    /// Pairs who met, and close contacts among them, whatever was kept.
-    package var contactPairs: Int
-    package var closeContacts: Int
+    /// The pairs `ContactPhase.run` was asked to keep (`truth.day`), and the day's counts of pairs
+    /// who met and of close contacts among them, whatever was kept.
+    package var truth: GroundTruthDay.Merged
 }
 
 /// Generates a day's contacts for every person, sharded over threads; each shard handles a
@@ -86,7 +84,7 @@ package enum ContactPhase {
         let truth = GroundTruthDay.merge(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
                                          closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60), threads: threads,
                                          keep: keep)
-        var result = ContactDayResult(groundTruth: truth.day, contactPairs: truth.pairs, closeContacts: truth.closeContacts)
+        var result = ContactDayResult(truth: truth)
         for o in all {
             for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }
             result.appPairContacts += o.appPairContacts

@@ -99,11 +99,11 @@ package final class WorldStage: Stage {
                                         keep: retainsGroundTruth ? .all : .closeContacts(involving: population.phoneOf),
                                         sizes: truthSizes)
         if retainsGroundTruth {
-            groundTruth.append(contacts.groundTruth)
+            groundTruth.append(contacts.truth.day)
             if groundTruth.count > Self.groundTruthRetentionDays { groundTruth.removeFirst() }
-            try closeContactHistory.append(contacts.groundTruth.closeContactsOnly(involving: population.phoneOf, threads: threads))
+            try closeContactHistory.append(contacts.truth.day.closeContactsOnly(involving: population.phoneOf, threads: threads))
         } else {
-            try closeContactHistory.append(contacts.groundTruth)
+            try closeContactHistory.append(contacts.truth.day)
         }
         let stored = EncounterDay(dayIndex: day.index, phones: fleet.count, batches: recording.batches, threads: threads)
         try encounters.add(stored)
@@ -114,8 +114,8 @@ package final class WorldStage: Stage {
             todayCollisions = recording.collisions
         }
         let counts = availability.counts
-        today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.contactPairs),
-                         closeContacts: Int64(contacts.closeContacts), appPairContacts: contacts.appPairContacts,
+        today = WorldDay(contactsByLayer: contacts.byLayer, contactPairs: Int64(contacts.truth.pairs),
+                         closeContacts: Int64(contacts.truth.closeContacts), appPairContacts: contacts.appPairContacts,
                          appPhones: Int64(fleet.count), phonesUnavailable: Int64(counts.unavailable),
                          bluetoothOff: Int64(counts.bluetoothOff), uninstalled: Int64(counts.uninstalled),
                          tekRotations: Int64(fleet.count), rpisHeard: Int64(stored.encounterCount),
