@@ -65,8 +65,6 @@ package struct ClientShardCore {
     package var downloads: [PackageDownload] = []
     package var region = UnsafeMutableBufferPointer<PackageDownload>(start: nil, count: 0)
     package var regionCount = 0
-    /// How many downloads the last advance produced (to size the next one's region).
-    package var lastDownloadCount = 0
     /// Completed sessions of contact-population phones, when the model records them (analytics).
     package var checks: [CheckSession] = []
     package var recordsChecks = false

@@ -101,6 +101,8 @@ public final class DistributionModel {
     /// Advances whose downloads outgrew the room kept from the advance before, and were copied
     /// (the first with any download always is; tests check both ways give the same).
     package private(set) var copiedDownloadAdvances = 0
+    /// Each shard's downloads of the last advance, to size the next one's region.
+    private let downloadSizes = ShardSizes()
 
     /// How `advance(until:)` orders the downloads it returns.
     public enum DownloadOrder: Sendable {
@@ -125,7 +127,7 @@ public final class DistributionModel {
             s.core.edgeLog?.reset(window: window)
         }
         let from = now
-        var (out, copied) = Self.downloads(of: all, threads: threads) {
+        var (out, copied) = Self.downloads(of: all, sizes: downloadSizes, threads: threads) {
             forEachItem(count: all.count, threads: threads) { all[$0].advance(from: from, until: end) }
         }
         if copied { copiedDownloadAdvances += 1 }
@@ -148,13 +150,15 @@ public final class DistributionModel {
     }
 
     /// The downloads of the shards' `advance`, in shard order, as one array written in place.
-    /// Each shard writes into its own region of the output, sized a quarter above its count of
-    /// last time (pages reserved but not written take no memory); the regions are then moved
+    /// Each shard writes into its own region of the output, sized from its count of last time
+    /// (`sizes`; pages reserved but not written take no memory); the regions are then moved
     /// together. Copying the shards' own arrays into fresh pages instead was 30% of the page
     /// faults of `ensim bench population --phones 300000 --days 7`. A shard that outgrows its
     /// region keeps the rest in its array, and that advance is copied as before.
-    private static func downloads(of shards: [ClientShard], threads: Int, advance: () -> Void) -> ([PackageDownload], copied: Bool) {
-        let room = shards.map { $0.core.lastDownloadCount + $0.core.lastDownloadCount / 4 }
+    private static func downloads(of shards: [ClientShard], sizes: ShardSizes, threads: Int,
+                                  advance: () -> Void) -> ([PackageDownload], copied: Bool) {
+        sizes.begin(shards: shards.count)
+        let room = shards.indices.map { sizes.reservation(shard: $0) }
         let starts = room.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) }
         var copied: [PackageDownload]?
         let out = [PackageDownload](unsafeUninitializedCapacity: starts[shards.count]) { buffer, initialized in
@@ -165,8 +169,8 @@ public final class DistributionModel {
             advance()
             let counts = shards.map { $0.core.regionCount + $0.core.downloads.count }
             defer {
-                for (s, n) in zip(shards, counts) {
-                    s.core.lastDownloadCount = n
+                for (i, (s, n)) in zip(shards, counts).enumerated() {
+                    sizes.record(shard: i, size: n)
                     s.core.region = UnsafeMutableBufferPointer(start: nil, count: 0)
                     s.core.downloads = []
                 }

@@ -60,11 +60,11 @@ package final class ShardResults<T: Sendable>: @unchecked Sendable {
     package var all: [T] { slots.map { $0! } }
 }
 
-/// Each shard's array sizes of the last day, to reserve today's from: an array grown by doubling
-/// copies itself into fresh pages at every step (the contact shards' copies took a fifth of the
-/// page faults of a 300 k × 7 run), while capacity reserved but never written takes no memory
-/// (blocks that large are mapped pages, each faulted in only when first written). Shards write
-/// only their own sizes.
+/// Each shard's array sizes of the last day (or step), to reserve the next one's from: an array
+/// grown by doubling copies itself into fresh pages at every step (the contact shards' copies took
+/// a fifth of the page faults of a 300 k × 7 run), while capacity reserved but never written takes
+/// no memory (blocks that large are mapped pages, each faulted in only when first written).
+/// Shards write only their own sizes.
 package final class ShardSizes: @unchecked Sendable {
     private var sizes: [Int] = []
     private let kinds: Int
