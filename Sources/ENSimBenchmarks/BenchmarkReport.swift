@@ -28,10 +28,7 @@ public struct BenchmarkError: Error, CustomStringConvertible {
 /// Peak resident set size of this process (VmHWM; getrusage's figure if /proc is missing).
 public enum PeakMemory {
     public static var residentBytes: Int {
-        if let bytes = ProcessMemory.peakResidentBytes() { return bytes }
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss) * 1024
+        ProcessMemory.peakResidentBytes() ?? ProcessUsage.now.maxResidentBytes
     }
 }
 
@@ -42,13 +39,15 @@ public struct ProcessUsage {
     public let userSeconds: Double
     public let systemSeconds: Double
     public let minorPageFaults: Int
+    /// Peak resident set size (`ru_maxrss`, in kB on Linux).
+    public let maxResidentBytes: Int
 
     public static var now: ProcessUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return ProcessUsage(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
-                            minorPageFaults: Int(usage.ru_minflt))
+                            minorPageFaults: Int(usage.ru_minflt), maxResidentBytes: Int(usage.ru_maxrss) * 1024)
     }
 }
 

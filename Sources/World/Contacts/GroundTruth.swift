@@ -93,7 +93,7 @@ public struct GroundTruthDay: Sendable {
             }
             return at
         }
-        if case .closeContacts = keep {
+        if closeOnly {
             // A few close contacts in room for every raw contact: kept at their own size.
             pairs = pairs.withUnsafeBufferPointer { Array($0) }
             within = within.withUnsafeBufferPointer { Array($0) }
