@@ -96,9 +96,12 @@ public final class BatchRPIDeriver {
             }
         }
         guard status == 1, written == 16 else { throw .openSSL("EVP_EncryptUpdate wrote \(written) of 16 bytes") }
-        let keystream = stream.bytes
-        let plain = metadata.bytes
-        return AssociatedEncryptedMetadata(rawValue: (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(plain[$1] ^ keystream[$1]) })
+        // Both as big-endian numbers of their first four bytes, without an array each (two
+        // allocations per advert): `word0` holds the keystream's bytes in memory order.
+        let keystream = UInt32(truncatingIfNeeded: UInt64(bigEndian: stream.word0) >> 32)
+        let plain = UInt32(metadata.versionByte) << 24 | UInt32(UInt8(bitPattern: metadata.transmitPowerDBm)) << 16
+            | UInt32(metadata.reserved1) << 8 | UInt32(metadata.reserved2)
+        return AssociatedEncryptedMetadata(rawValue: plain ^ keystream)
     }
 
     /// Writes all `tek.rollingPeriod` RPIs of `tek` (HKDF for the RPIK, then one batch) into
