@@ -52,8 +52,11 @@ package enum ContactPhase {
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
                 var segments: [ContactSegment] = []
                 segments.reserveCapacity(512)
+                // Outside the loop: a variable the contact closure changes is boxed on the heap
+                // where it is declared, which inside the loop was an allocation per person.
+                var ordinal: UInt64 = 0
                 for person in initiators {
-                    var ordinal: UInt64 = 0
+                    ordinal = 0
                     network.contacts(initiatedBy: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments,
                                      prefetch: phoneOf.base.baseAddress) { c in
                         // Contact key: initiator (≤ 2^27), day (≤ 2^12), ordinal (≤ 2^23), leaving a bit for the direction.
