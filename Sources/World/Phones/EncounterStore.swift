@@ -69,12 +69,18 @@ public struct EncounterBatch: Sendable {
 
     /// Adds one heard RPI with its scan instances.
     public mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32, scans newScans: [StoredScan]) {
+        newScans.withUnsafeBufferPointer { add(receiver: receiver, identifier: identifier, metadata: aem, scans: $0) }
+    }
+
+    /// `add` of scans in a buffer (the radio's recorder hears them into one).
+    package mutating func add(receiver: Int32, identifier: RollingProximityIdentifier, metadata aem: UInt32,
+                              scans newScans: UnsafeBufferPointer<StoredScan>) {
         let stored = StoredIdentifier(identifier)
         receivers.append(receiver)
         identifierWords.append(stored.word0)
         identifierTails.append(stored.tail)
         metadata.append(aem)
-        newScans.withUnsafeBufferPointer { scanColumn.append($0) }
+        scanColumn.append(newScans)
     }
 
     public mutating func append(_ other: EncounterBatch) {

@@ -9,6 +9,16 @@ public struct HeardScan: Sendable, Equatable {
     public var secondsSinceLastScan: UInt16
 }
 
+/// Where `ContactRadio.hear` puts each heard scan, in time order.
+package protocol HeardScanSink {
+    mutating func hear(_ scan: HeardScan)
+}
+
+extension Array: HeardScanSink where Element == HeardScan {
+    @inline(__always)
+    package mutating func hear(_ scan: HeardScan) { append(scan) }
+}
+
 /// What a receiver hears of a sender during one contact, in closed form: no event per
 /// advertisement, one computation per scan window that falls inside the contact.
 public enum ContactRadio {
@@ -25,6 +35,15 @@ public enum ContactRadio {
     package static func hear(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
                              scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
                              crowd: CrowdedChannel?, into heard: inout [HeardScan]) {
+        hear(segments: segments, start: start, layer: layer, scans: scans, model: model, extraLoss: extraLoss, stream: stream,
+             crowd: crowd, sink: &heard)
+    }
+
+    /// `hear` into any sink: the radio's recorder stores the scans as it hears them, without a
+    /// `HeardScan` array between (two copies of every scan and an array check per append).
+    package static func hear<Sink: HeardScanSink>(segments: UnsafeBufferPointer<ContactSegment>, start: SimTime, layer: ContactLayer,
+                                                  scans: ScanSchedule, model: ChannelModel, extraLoss: Double, stream: RandomStream,
+                                                  crowd: CrowdedChannel?, sink heard: inout Sink) {
         let p = model.parameters
         var segment = 0
         var segmentEnd = start + Int64(segments.first?.seconds ?? 0)
@@ -46,8 +65,8 @@ public enum ContactRadio {
             let scan = if let crowd { crowd.window(at: t, mean: mean, adverts: adverts, model: model, stream: stream) }
                 else { window(mean: mean, adverts: adverts, model: model, stream: stream) }
             if let scan {
-                heard.append(HeardScan(time: t, typicalAttenuation: scan.typical, minimumAttenuation: scan.minimum,
-                                       secondsSinceLastScan: UInt16(clamping: sinceLast)))
+                heard.hear(HeardScan(time: t, typicalAttenuation: scan.typical, minimumAttenuation: scan.minimum,
+                                     secondsSinceLastScan: UInt16(clamping: sinceLast)))
             }
         }
     }

@@ -113,10 +113,10 @@ private struct RadioRecording {
     let day: RadioDay
     private(set) var batch = EncounterBatch()
     private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
-    private var heard: [HeardScan] = []
-    private var stored: [StoredScan] = []
+    /// One contact direction's heard scans, as the store keeps them.
+    private let scratch: StoredScanBuffer
     private let stream: RandomStream
-    private let scratch: RandomStream
+    private let scratchStream: RandomStream
     private let deriver: BatchRPIDeriver
     private let radioFamily: StreamFamily
     private let reciprocalFamily: StreamFamily
@@ -134,7 +134,7 @@ private struct RadioRecording {
     init(day: RadioDay) {
         self.day = day
         stream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
-        scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
+        scratchStream = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
         deriver = try! BatchRPIDeriver(capacity: 1)
         radioFamily = StreamFamily(seed: day.seed, stream: "radio")
         reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
@@ -142,7 +142,8 @@ private struct RadioRecording {
         jitterFamily = ScanSchedule.jitterFamily(seed: day.seed)
         let p = day.model.parameters
         rotations = RotationCache(family: RPIRotationSchedule.family(seed: day.seed), dayIndex: day.dayIndex, midnight: day.midnight,
-                                  minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+                                  minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratchStream)
+        scratch = StoredScanBuffer(capacity: StoredScanBuffer.mostScansADay(p))
         crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
@@ -163,33 +164,29 @@ private struct RadioRecording {
             scans = scanSchedule(of: receiver)
             scanSchedules.store(scans, key: UInt64(receiver))
         }
-        heard.removeAll(keepingCapacity: true)
         crowd?.begin(key: key, sender: sender, receiver: receiver)
-        ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
-                          extraLoss: loss, stream: stream, crowd: crowd, into: &heard)
-        guard !heard.isEmpty else { return }
         let midnight = day.midnight
+        var sink = StoredScanSink(base: scratch.base, capacity: scratch.capacity, midnight: midnight)
+        ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
+                          extraLoss: loss, stream: stream, crowd: crowd, sink: &sink)
+        guard sink.count > 0 else { return }
+        let heard = UnsafeBufferPointer(start: scratch.base, count: sink.count)
         // Contacts end by midnight, so every scan's hour is 0…23: the array is checked once, not per scan.
         scanInstancesByHour.withUnsafeMutableBufferPointer { byHour in
-            for h in heard { byHour[Int((h.time &- midnight) / 3600)] &+= 1 }
+            for h in heard { byHour[Int(h.secondOfDay / 3600)] &+= 1 }
         }
         // Drawn only as far as this contact needs (again, further, if a later contact needs more).
-        let rotation = rotations.rotations(of: sender, through: Int32(heard[heard.count - 1].time - midnight))
+        let rotation = rotations.rotations(of: sender, through: Int32(heard[heard.count - 1].secondOfDay))
         // One record per RPI heard: scans split where the sender rotated its identifier.
         var i = 0
         // Heard scans are in time order: the period of each next one is found by stepping on.
-        var k = rotation.periodIndex(at: heard[0].time)
+        var k = rotation.periodIndex(at: midnight + Int64(heard[0].secondOfDay))
         while i < heard.count {
             // Rotations are at least 10 minutes apart, so each period has its own EN interval.
-            k = rotation.periodIndex(at: heard[i].time, from: k)
+            k = rotation.periodIndex(at: midnight + Int64(heard[i].secondOfDay), from: k)
             let period = rotation.period(k), rotationStart = period.lowerBound
-            stored.removeAll(keepingCapacity: true)
-            while i < heard.count && heard[i].time < period.upperBound {
-                let h = heard[i]
-                stored.append(StoredScan(secondOfDay: UInt32(h.time - midnight), typicalAttenuation: h.typicalAttenuation,
-                                         minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
-                i += 1
-            }
+            let first = i
+            while i < heard.count && midnight + Int64(heard[i].secondOfDay) < period.upperBound { i += 1 }
             // The sender numbers the RPI by its own clock at the rotation (exact clocks: the rotation's interval).
             let own = day.fleet.clockOffsets.isEmpty ? ENIntervalNumber(unixTime: rotationStart)
                 : day.fleet.interval(phone: sender, at: rotationStart)
@@ -199,7 +196,8 @@ private struct RadioRecording {
                 ad = day.fleet.advertisement(phone: sender, interval: own, txPower: day.radios.txPower(sender), deriver: deriver)
                 adverts.store(ad, key: advertKey)
             }
-            batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue, scans: stored)
+            batch.add(receiver: Int32(receiver), identifier: ad.identifier, metadata: ad.metadata.rawValue,
+                      scans: UnsafeBufferPointer(rebasing: heard[first..<i]))
         }
     }
 
@@ -208,9 +206,46 @@ private struct RadioRecording {
         let p = day.model.parameters
         guard p.androidScanIntervalRandomRangeSeconds > 0, day.radios.isAndroid(receiver) else {
             return ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                                period: p.scanPeriodSeconds, stream: scratch)
+                                period: p.scanPeriodSeconds, stream: scratchStream)
         }
         return ScanSchedule(jitterFamily: jitterFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                            period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
+                            period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratchStream)
+    }
+}
+
+/// Room for the most scans one direction of a contact can hear, reused for every contact: the
+/// recorder's scans go straight into it as the store keeps them.
+private final class StoredScanBuffer {
+    let base: UnsafeMutablePointer<StoredScan>
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A day's scans are at least the period less the random range apart, and a contact ends by midnight.
+    static func mostScansADay(_ p: RadioParameters) -> Int { 86_400 / max(1, p.scanPeriodSeconds - p.androidScanIntervalRandomRangeSeconds) + 2 }
+}
+
+/// Stores each heard scan in a `StoredScanBuffer` (seconds since the day's midnight).
+private struct StoredScanSink: HeardScanSink {
+    let base: UnsafeMutablePointer<StoredScan>
+    let capacity: Int
+    let midnight: SimTime
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<StoredScan>, capacity: Int, midnight: SimTime) {
+        (self.base, self.capacity, self.midnight) = (base, capacity, midnight)
+    }
+
+    @inline(__always)
+    mutating func hear(_ h: HeardScan) {
+        precondition(count < capacity, "a contact's scans fit in a day")
+        (base + count).initialize(to: StoredScan(secondOfDay: UInt32(h.time - midnight), typicalAttenuation: h.typicalAttenuation,
+                                                 minimumAttenuation: h.minimumAttenuation, secondsSinceLastScan: h.secondsSinceLastScan))
+        count += 1
     }
 }
