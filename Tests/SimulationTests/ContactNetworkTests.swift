@@ -245,12 +245,15 @@ import Testing
     @Test func durationsAndDistancesFollowTheLayersLogNormals() {
         let p = ContactParameters(), shape = ContactShape(layer: .community, parameters: p)
         var minutes: [Double] = [], log10Metres: [Double] = []
-        var maker = ContactMaker(person: 0, midnight: 0, stream: RandomStream(seed: 3, stream: "shapes", generator: .taus2),
-                                 segments: []) { c in
-            minutes.append(Double(c.duration) / 60)
-            log10Metres.append(contentsOf: c.segments.map(\.log10Metres))
+        var room = [ContactSegment](repeating: ContactSegment(seconds: 0, log10Metres: 0), count: ContactMaker.mostSegments)
+        room.withUnsafeMutableBufferPointer { segments in
+            var maker = ContactMaker(person: 0, midnight: 0, stream: RandomStream(seed: 3, stream: "shapes", generator: .taus2),
+                                     segments: segments) { c in
+                minutes.append(Double(c.duration) / 60)
+                log10Metres.append(contentsOf: c.segments.map(\.log10Metres))
+            }
+            for _ in 0..<40_000 { maker.contact(with: 1, startWindow: 3600...3600, shape: shape) }
         }
-        for _ in 0..<40_000 { maker.contact(with: 1, startWindow: 3600...3600, shape: shape) }
         let mean = minutes.reduce(0, +) / Double(minutes.count)
         let sd = (minutes.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(minutes.count - 1)).squareRoot()
         #expect(abs(mean - p.communityMinutesMean) < 4 * sd / Double(minutes.count).squareRoot())

@@ -76,27 +76,32 @@ public final class ContactNetwork: Sendable {
     }
 
     /// Calls `emit` for every contact `person` initiates on the day starting at `midnight`.
-    /// `stream` and `segments` are the caller's scratch space (one per thread). `prefetch`, if
-    /// given, is the base of a per-person array `emit` reads for the other person: its entry is
-    /// prefetched when the other is picked, while the contact's draws hide the cache miss.
+    /// `stream` and `segments` are the caller's scratch space (one per thread; `segments` is
+    /// made `ContactMaker.mostSegments` long). `prefetch`, if given, is the base of a per-person
+    /// array `emit` reads for the other person: its entry is prefetched when the other is
+    /// picked, while the contact's draws hide the cache miss.
     public func contacts(initiatedBy person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
                          segments: inout [ContactSegment], prefetch: UnsafePointer<Int32>? = nil,
                          _ emit: (ContactView) -> Void) {
-        withoutActuallyEscaping(emit) { emit in
-            generate(person: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: &segments,
-                     prefetch: prefetch, emit)
+        if segments.count < ContactMaker.mostSegments {
+            segments = [ContactSegment](repeating: ContactSegment(seconds: 0, log10Metres: 0), count: ContactMaker.mostSegments)
+        }
+        segments.withUnsafeMutableBufferPointer { buffer in
+            withoutActuallyEscaping(emit) { emit in
+                generate(person: person, dayIndex: dayIndex, midnight: midnight, stream: stream, segments: buffer,
+                         prefetch: prefetch, emit)
+            }
         }
     }
 
     private func generate(person: Int, dayIndex: Int, midnight: SimTime, stream: RandomStream,
-                          segments: inout [ContactSegment], prefetch: UnsafePointer<Int32>?,
+                          segments: UnsafeMutableBufferPointer<ContactSegment>, prefetch: UnsafePointer<Int32>?,
                           _ emit: @escaping (ContactView) -> Void) {
         let p = parameters
         let weekday = CivilCalendar.weekday(of: midnight) < 5
         var maker = ContactMaker(person: Int32(person), midnight: midnight, stream: stream, segments: segments, emit: emit)
         maker.prefetch = prefetch
         let families = layerFamilies, shapes = layerShapes
-        defer { segments = maker.segments }
 
         maker.begin(.household, family: families[ContactLayer.household.rawValue], dayIndex: dayIndex)
         let h = Int(householdOf[person])
@@ -204,13 +209,21 @@ package struct ContactMaker {
     package let person: Int32
     package let midnight: SimTime
     package let stream: RandomStream
-    package var segments: [ContactSegment]
+    /// Room for the most segments a contact can have; the current contact's are the first `segmentCount`.
+    package let segments: UnsafeMutableBufferPointer<ContactSegment>
+    package private(set) var segmentCount = 0
     package let emit: (ContactView) -> Void
     package var layer = ContactLayer.household
     /// See `ContactNetwork.contacts(initiatedBy:…prefetch:)`.
     package var prefetch: UnsafePointer<Int32>? = nil
 
-    package init(person: Int32, midnight: SimTime, stream: RandomStream, segments: [ContactSegment], emit: @escaping (ContactView) -> Void) {
+    /// The most segments of one contact: it ends by midnight, and every segment but its last
+    /// lasts at least a minute (`stretch` starts at a minute or more).
+    package static let mostSegments = 86_400 / 60 + 1
+
+    package init(person: Int32, midnight: SimTime, stream: RandomStream, segments: UnsafeMutableBufferPointer<ContactSegment>,
+                 emit: @escaping (ContactView) -> Void) {
+        precondition(segments.count >= Self.mostSegments, "room for a day of one-minute segments")
         self.person = person
         self.midnight = midnight
         self.stream = stream
@@ -244,19 +257,27 @@ package struct ContactMaker {
     /// A contact whose distance changes every `stretch` seconds (uniform), log-normal around the layer's median.
     package mutating func contact(with other: Int, startWindow: ClosedRange<Int>, shape: ContactShape,
                           stretch: ClosedRange<Int> = 60...300) {
+        precondition(stretch.lowerBound >= 60, "segments of at least a minute")
         if let prefetch { ensim_prefetch(prefetch + other) }
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(shape), Int32(86_400 - start))
-        segments.removeAll(keepingCapacity: true)
+        segmentCount = 0
         let median = shape.log10MetresMedian, range = ContactShape.log10MetresRange
         while remaining > 0 {
             let piece = min(remaining, Int32(stretch.lowerBound + stream.uniformInt(stretch.count)))
             // Log-normal distance drawn as its logarithm: the radio and the ground truth need no exp.
             let log10Metres = min(range.upperBound, max(range.lowerBound, median + stream.normal(sd: ContactShape.log10MetresSigma)))
-            segments.append(ContactSegment(seconds: piece, log10Metres: log10Metres))
+            add(ContactSegment(seconds: piece, log10Metres: log10Metres))
             remaining -= piece
         }
         send(other: other, start: start)
+    }
+
+    /// Written in place: an array's append checked its buffer's uniqueness for every segment.
+    @inline(__always)
+    private mutating func add(_ segment: ContactSegment) {
+        segments[segmentCount] = segment
+        segmentCount &+= 1
     }
 
     /// Riders stand 1–3 m apart, changing every 1–3 minutes as people get on and off.
@@ -264,18 +285,17 @@ package struct ContactMaker {
         if let prefetch { ensim_prefetch(prefetch + other) }
         let start = startWindow.lowerBound + stream.uniformInt(startWindow.count)
         var remaining = min(duration(shape), Int32(86_400 - start))
-        segments.removeAll(keepingCapacity: true)
+        segmentCount = 0
         while remaining > 0 {
             let piece = min(remaining, Int32(60 + stream.uniformInt(121)))
-            segments.append(ContactSegment(seconds: piece, metres: Float(stream.uniform(metres.lowerBound, metres.upperBound))))
+            add(ContactSegment(seconds: piece, metres: Float(stream.uniform(metres.lowerBound, metres.upperBound))))
             remaining -= piece
         }
         send(other: other, start: start)
     }
 
     private func send(other: Int, start: Int) {
-        segments.withUnsafeBufferPointer { buffer in
-            emit(ContactView(a: person, b: Int32(other), start: midnight + Int64(start), layer: layer, segments: buffer))
-        }
+        emit(ContactView(a: person, b: Int32(other), start: midnight + Int64(start), layer: layer,
+                         segments: UnsafeBufferPointer(rebasing: segments[0..<segmentCount])))
     }
 }
