@@ -39,8 +39,11 @@ extension RandomStream {
         return -mean * log1p(-uniform())
     }
 
-    @inlinable public func normal(mean: Double = 0, sd: Double) -> Double {
-        mean + gsl_ran_gaussian_ziggurat(rng, sd)
+    /// Normal, as `gsl_ran_gaussian_ziggurat` (its common case inlined on taus2 streams: `Ziggurat`).
+    @inlinable @inline(__always)
+    public func normal(mean: Double = 0, sd: Double) -> Double {
+        if let taus, let ziggurat, let x = Ziggurat.normal(taus: taus, strips: ziggurat, sd: sd) { return mean + x }
+        return mean + gsl_ran_gaussian_ziggurat(rng, sd)
     }
 
     /// Log-normal with parameters of the underlying normal (`zeta` = mean of log, `sigma` = sd of log),

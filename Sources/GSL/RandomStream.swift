@@ -17,6 +17,8 @@ public final class RandomStream {
     /// taus2's three state words inside `rng`, when the generator is taus2: its draws are then
     /// made here, inlined, instead of through GSL's function pointers (the same numbers).
     @usableFromInline let taus: UnsafeMutablePointer<UInt>?
+    /// GSL's ziggurat strips, for normal draws on taus2 streams without a call into GSL.
+    @usableFromInline let ziggurat: UnsafePointer<ZigguratStrip>?
     public private(set) var key: StreamKey
     public let generator: RandomGenerator
 
@@ -37,6 +39,7 @@ public final class RandomStream {
         self.generator = generator
         taus = generator == .taus2 && gsl_rng_size(rng) == Self.tausStateSize
             ? gsl_rng_state(rng).map { $0.bindMemory(to: UInt.self, capacity: 3) } : nil
+        ziggurat = taus != nil ? Ziggurat.strips : nil
         seedState(key)
     }
 

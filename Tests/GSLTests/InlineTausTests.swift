@@ -44,6 +44,27 @@ import Testing
         #expect((0..<100_000).map { _ in a.exponential(mean: 1_800) } == (0..<100_000).map { _ in gsl_ran_exponential(b.rng, 1_800) })
     }
 
+    /// The ziggurat's common case is drawn inline with strips read from GSL: every normal, fast
+    /// or not, and the state after it, must be GSL's (a million draws reach every strip's wedge).
+    @Test func normalsAreGSLs() throws {
+        let strips = try #require(Ziggurat.strips)
+        // Strips are picked uniformly; all but the base strip accept most of their points at once.
+        #expect(strips[0].fastBelow <= 1 && (1..<128).allSatisfy { strips[$0].width > 0 && strips[$0].fastBelow > 1 << 22 })
+        #expect((0..<128).allSatisfy { strips[$0].fastBelow <= 1 << 24 })
+        let fastShare = (0..<128).reduce(0.0) { $0 + Double(strips[$1].fastBelow) / Double(1 << 24) } / 128
+        #expect(fastShare > 0.95 && fastShare < 1)
+        let (a, b) = pair("normal")
+        #expect(a.ziggurat != nil)
+        for sd in [1.0, 0.6, 3, 0.217, 0] {
+            let ours = (0..<200_000).map { _ in a.normal(mean: 0.25, sd: sd) }
+            let theirs = (0..<200_000).map { _ in 0.25 + gsl_ran_gaussian_ziggurat(b.rng, sd) }
+            #expect(ours == theirs, "sd = \(sd)")
+            #expect(a.tausWords == b.tausWords)
+        }
+        // Mersenne streams keep GSL's own call.
+        #expect(RandomStream(seed: 3, stream: "mt").ziggurat == nil)
+    }
+
     @Test func reseedingGivesGSLsSequenceToo() {
         let (a, b) = pair("reseed")
         let family = StreamFamily(seed: 5, stream: "x")
