@@ -13,7 +13,7 @@ struct ZigguratStrip {
 /// Marsaglia and Tsang's ziggurat ("The Ziggurat Method for Generating Random Variables", J. Stat.
 /// Softw. 5(8), 2000) takes one 32-bit word: its low byte picks a sign and one of 128 strips, the
 /// next 24 bits a point j in the strip, and the draw is j · width whenever j is below the strip's
-/// bound (about 98% of draws). Otherwise GSL goes on to the strip's wedge or the tail: the stream
+/// bound (97% of draws with GSL's strips). Otherwise GSL goes on to the strip's wedge or the tail: the stream
 /// is then put back as it was and GSL draws the whole normal itself, so every draw is GSL's.
 ///
 /// GSL's tables are not public, so the strips are read from GSL itself at first use: a generator

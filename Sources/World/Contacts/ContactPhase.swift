@@ -51,7 +51,6 @@ package enum ContactPhase {
                 let everyRecorders = sharedEvery.all.map { $0.recorder(shard: w) }
                 let stream = RandomStream(seed: seed, stream: "contacts", generator: .taus2)
                 var segments: [ContactSegment] = []
-                segments.reserveCapacity(512)
                 // Outside the loop: a variable the contact closure changes is boxed on the heap
                 // where it is declared, which inside the loop was an allocation per person.
                 var ordinal: UInt64 = 0

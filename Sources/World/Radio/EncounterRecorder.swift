@@ -114,9 +114,9 @@ private struct RadioRecording {
     private(set) var batch = EncounterBatch()
     private(set) var scanInstancesByHour = [Int64](repeating: 0, count: 24)
     /// One contact direction's heard scans, as the store keeps them.
-    private let scratch: StoredScanBuffer
+    private let heardScans: StoredScanBuffer
     private let stream: RandomStream
-    private let scratchStream: RandomStream
+    private let scratch: RandomStream
     private let deriver: BatchRPIDeriver
     private let radioFamily: StreamFamily
     private let reciprocalFamily: StreamFamily
@@ -134,7 +134,7 @@ private struct RadioRecording {
     init(day: RadioDay) {
         self.day = day
         stream = RandomStream(seed: day.seed, stream: "radio", generator: .taus2)
-        scratchStream = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
+        scratch = RandomStream(seed: day.seed, stream: "radio-scratch", generator: .taus2)
         deriver = try! BatchRPIDeriver(capacity: 1)
         radioFamily = StreamFamily(seed: day.seed, stream: "radio")
         reciprocalFamily = RadioDay.reciprocalFamily(seed: day.seed)
@@ -142,8 +142,8 @@ private struct RadioRecording {
         jitterFamily = ScanSchedule.jitterFamily(seed: day.seed)
         let p = day.model.parameters
         rotations = RotationCache(family: RPIRotationSchedule.family(seed: day.seed), dayIndex: day.dayIndex, midnight: day.midnight,
-                                  minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratchStream)
-        scratch = StoredScanBuffer(capacity: StoredScanBuffer.mostScansADay(p))
+                                  minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
+        heardScans = StoredScanBuffer(capacity: StoredScanBuffer.mostScansADay(p))
         crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
@@ -166,11 +166,11 @@ private struct RadioRecording {
         }
         crowd?.begin(key: key, sender: sender, receiver: receiver)
         let midnight = day.midnight
-        var sink = StoredScanSink(base: scratch.base, capacity: scratch.capacity, midnight: midnight)
+        var sink = StoredScanSink(base: heardScans.base, capacity: heardScans.capacity, midnight: midnight)
         ContactRadio.hear(segments: contact.segments, start: contact.start, layer: contact.layer, scans: scans, model: day.model,
                           extraLoss: loss, stream: stream, crowd: crowd, sink: &sink)
         guard sink.count > 0 else { return }
-        let heard = UnsafeBufferPointer(start: scratch.base, count: sink.count)
+        let heard = UnsafeBufferPointer(start: heardScans.base, count: sink.count)
         // Contacts end by midnight, so every scan's hour is 0…23: the array is checked once, not per scan.
         scanInstancesByHour.withUnsafeMutableBufferPointer { byHour in
             for h in heard { byHour[Int(h.secondOfDay / 3600)] &+= 1 }
@@ -206,10 +206,10 @@ private struct RadioRecording {
         let p = day.model.parameters
         guard p.androidScanIntervalRandomRangeSeconds > 0, day.radios.isAndroid(receiver) else {
             return ScanSchedule(family: scanFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                                period: p.scanPeriodSeconds, stream: scratchStream)
+                                period: p.scanPeriodSeconds, stream: scratch)
         }
         return ScanSchedule(jitterFamily: jitterFamily, phone: receiver, dayIndex: day.dayIndex, midnight: day.midnight,
-                            period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratchStream)
+                            period: p.scanPeriodSeconds, randomRange: p.androidScanIntervalRandomRangeSeconds, stream: scratch)
     }
 }
 
