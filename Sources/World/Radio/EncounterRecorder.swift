@@ -143,7 +143,9 @@ private struct RadioRecording {
         let p = day.model.parameters
         rotations = RotationCache(family: RPIRotationSchedule.family(seed: day.seed), dayIndex: day.dayIndex, midnight: day.midnight,
                                   minMinutes: p.rpiRotationMinMinutes, maxMinutes: p.rpiRotationMaxMinutes, stream: scratch)
-        heardScans = StoredScanBuffer(capacity: StoredScanBuffer.mostScansADay(p))
+        // A contact ends by midnight, so it hears at most a day's scans.
+        heardScans = StoredScanBuffer(capacity: ScanSchedule.mostScans(period: p.scanPeriodSeconds,
+                                                                        randomRange: p.androidScanIntervalRandomRangeSeconds))
         crowd = day.crowd.map { CrowdedChannel(crowd: $0, seed: day.seed, midnight: day.midnight, streamName: "radio-collision") }
     }
 
@@ -225,9 +227,6 @@ private final class StoredScanBuffer {
     }
 
     deinit { base.deallocate() }
-
-    /// A day's scans are at least the period less the random range apart, and a contact ends by midnight.
-    static func mostScansADay(_ p: RadioParameters) -> Int { 86_400 / max(1, p.scanPeriodSeconds - p.androidScanIntervalRandomRangeSeconds) + 2 }
 }
 
 /// Stores each heard scan in a `StoredScanBuffer` (seconds since the day's midnight).

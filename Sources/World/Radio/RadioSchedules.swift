@@ -48,10 +48,14 @@ public struct ScanSchedule: Sendable {
         let first = Int32(stream.uniformInt(Int(before)))
         phase = Int64(first)
         var offsets = [first - before, first]
-        offsets.reserveCapacity(86_400 / (period - randomRange) + 3)
+        offsets.reserveCapacity(Self.mostScans(period: period, randomRange: randomRange))
         while offsets[offsets.count - 1] < 86_400 { offsets.append(offsets[offsets.count - 1] + interval()) }
         jitteredOffsets = offsets
     }
+
+    /// The most scan instants of a day and the one either side of it: scans are at least the
+    /// period less the random range apart.
+    package static func mostScans(period: Int, randomRange: Int) -> Int { 86_400 / max(1, period - randomRange) + 3 }
 
     /// A scan instant and the seconds since the phone's previous scan (GAEN's `secondsSinceLastScan`).
     public struct Scan: Sendable, Equatable {
