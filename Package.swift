@@ -91,7 +91,7 @@ let package = Package(
         ] + simulationStages + ["Simulation"]),
 
         // Layer 6: benchmark workloads and their reports (`ensim bench`).
-        .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "GAEN", "EventEngine", "GSL"] + simulationStages + ["Simulation"]),
+        .target(name: "ENSimBenchmarks", dependencies: ["Reporting", "GAEN", "EventEngine", "GSL", "CSVInput"] + simulationStages + ["Simulation"]),
 
         // Layer 6: sweeps: many runs of one scenario (grid × replicates) on this machine or a Dask cluster (`ensim sweep`).
         .target(name: "Sweep", dependencies: ["Reporting", "Scenario", "Simulation", "GSL", .product(name: "Crypto", package: "swift-crypto")]),

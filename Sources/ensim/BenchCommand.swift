@@ -13,7 +13,8 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Run a benchmark (release build recommended: swift build -c release).",
         subcommands: [BenchEngine.self, BenchCrypto.self, BenchPopulation.self, BenchBackend.self,
-                      BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self, BenchEpidemic.self]
+                      BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self, BenchEpidemic.self,
+                      BenchOpenABM.self]
     )
 }
 
@@ -304,6 +305,50 @@ struct BenchParallel: ParsableCommand {
     func run() throws {
         let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         try output.emit { try ParallelBenchmark(ensim: ensim, phones: size.phones, days: size.days, rounds: rounds).run() }
+    }
+}
+
+struct BenchOpenABM: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openabm",
+        abstract: "Wall time per person-day against OpenABM-Covid19's, in alternating rounds, with a 95% interval.",
+        discussion: """
+            Each round runs `ensim bench population` and OpenABM-Covid19's baseline parameters \
+            (people from --phones, days from --openabm-days, the app on from day 1), one after \
+            the other. Issue 21's target is at most 2× per person-day.
+            Example: ensim bench openabm --openabm ~/OpenABM-Covid19 --phones 1000000
+            """
+    )
+
+    @OptionGroup var output: BenchOutputOptions
+
+    @OptionGroup var size: PopulationSizeOptions
+
+    @Option(help: "An OpenABM-Covid19 checkout with its model built (src/covid19ibm.exe).")
+    var openabm: String
+
+    @Option(help: "Days OpenABM-Covid19 simulates (the sittings so far: 30).")
+    var openabmDays = 30
+
+    @Option(help: "ENSim's threads.")
+    var threads = 2
+
+    @Option(help: "Rounds (each: both runs, in alternating order).")
+    var rounds = 3
+
+    func validate() throws {
+        guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be from 1 to 20") }
+        guard (1...3650).contains(openabmDays) else { throw ValidationError("--openabm-days must be from 1 to 3650") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be from 1 to 256") }
+    }
+
+    func run() throws {
+        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let checkout = URL(fileURLWithPath: (openabm as NSString).expandingTildeInPath)
+        try output.emit {
+            try OpenABMBenchmark(ensim: ensim, openABM: checkout, phones: size.phones, days: size.days, openABMDays: openabmDays,
+                                 threads: threads, rounds: rounds).run()
+        }
     }
 }
 

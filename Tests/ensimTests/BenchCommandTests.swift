@@ -42,6 +42,17 @@ import Testing
         #expect(r.status != 0 && r.stderr.contains("--rounds must be from 1 to 20"))
     }
 
+    /// Without an OpenABM-Covid19 checkout the comparison is one clear line, not a crash.
+    @Test func openABMNeedsACheckoutWithItsModelBuilt() throws {
+        let missing = try EnsimProcess.run(["bench", "openabm", "--openabm", "/nonexistent/OpenABM", "--phones", "300", "--days", "1"])
+        #expect(missing.status != 0 && missing.stderr.contains("/nonexistent/OpenABM/src/covid19ibm.exe: not found"), "\(missing.stderr)")
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+        let rounds = try EnsimProcess.run(["bench", "openabm", "--openabm", "/tmp", "--rounds", "0"])
+        #expect(rounds.status != 0 && rounds.stderr.contains("--rounds must be from 1 to 20"))
+        let none = try EnsimProcess.run(["bench", "openabm"])
+        #expect(none.status != 0 && none.stderr.contains("--openabm"))
+    }
+
     @Test func epidemicComparesTheRunWithoutAndWith() throws {
         let report = try json(["epidemic", "--phones", "2000", "--days", "6", "--threads", "1", "--counterfactual"])
         #expect(report["phones"] as? Int == 2_000 && report["wall_seconds_with"] is Double && report["overhead"] is Double)
