@@ -130,7 +130,8 @@ public struct OpenABMBenchmark {
 struct ChildTimes {
     var wall: Double, cpu: Double
 
-    /// The CPU time is what the children waited for since the last call used (one at a time).
+    /// CPU time is the growth of `getrusage(RUSAGE_CHILDREN)` across the run: exact when children
+    /// are waited for one at a time, as here.
     static func measure(_ executable: String, _ arguments: [String]) throws -> ChildTimes {
         var before = rusage(), after = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &before)

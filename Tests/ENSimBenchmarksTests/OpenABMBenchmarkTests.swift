@@ -46,7 +46,7 @@ import Testing
         try "n_total,end_time,app_turn_on_time,rng_seed\n1000000,200,10000,7\n"
             .write(to: checkout.appendingPathComponent("tests/data/baseline_parameters.csv"), atomically: true, encoding: .utf8)
         try "ID\n1\n".write(to: checkout.appendingPathComponent("tests/data/baseline_household_demographics.csv"), atomically: true, encoding: .utf8)
-        // OpenABM-Covid19's stand-in logs its directory and its parameters' row.
+        // OpenABM-Covid19's stand-in logs its parameters' row, its run number and its households file.
         try script(checkout.appendingPathComponent("src/covid19ibm.exe"), """
             echo "openabm $(tail -n 1 "$1") $2 $(basename "$4")" >> \(log.path)
             """)
