@@ -42,9 +42,14 @@ public struct ProcessUsage {
     /// Peak resident set size (`ru_maxrss`, in kB on Linux).
     public let maxResidentBytes: Int
 
-    public static var now: ProcessUsage {
+    public static var now: ProcessUsage { of(RUSAGE_SELF.rawValue) }
+
+    /// The same for every child process waited for so far (`RUSAGE_CHILDREN`; peak: the largest).
+    public static var children: ProcessUsage { of(RUSAGE_CHILDREN.rawValue) }
+
+    private static func of(_ who: Int32) -> ProcessUsage {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        getrusage(who, &usage)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return ProcessUsage(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
                             minorPageFaults: Int(usage.ru_minflt), maxResidentBytes: Int(usage.ru_maxrss) * 1024)

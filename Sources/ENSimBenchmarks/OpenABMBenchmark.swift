@@ -1,6 +1,8 @@
 import CSVInput
 import Foundation
 import GSL
+import Reporting
+import SimulationCore
 
 /// Issue 21's speed yardstick: ENSim's wall time per person-day against OpenABM-Covid19's (C,
 /// GSL, one thread, digital tracing on, no Bluetooth layer), measured in alternating rounds on
@@ -107,7 +109,7 @@ public struct OpenABMBenchmark {
     }
 
     /// `text` (one header row, one row of values) with the named columns set; every named
-    /// column must exist. Cells are written back as RFC 4180 fields.
+    /// column must exist. Written back as the project writes every CSV (`CSVReport`).
     static func parameters(_ text: String, file: String, setting values: [String: String]) throws -> String {
         let rows: [CSVInput.Row]
         do throws(CSVInput.ParseError) { rows = try CSVInput.rows(text) } catch { throw BenchmarkError("\(file):\(error.line): \(error.message)") }
@@ -119,10 +121,9 @@ public struct OpenABMBenchmark {
             guard let i = rows[0].cells.firstIndex(of: name) else { throw BenchmarkError("\(file): no column \(name)") }
             cells[i] = value
         }
-        func field(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-        }
-        return [rows[0].cells, cells].map { $0.map(field).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        var table = ResultTable(columns: rows[0].cells)
+        table.append(cells.map { .text($0) })
+        return String(decoding: CSVReport.encode(table), as: UTF8.self)
     }
 }
 
@@ -133,12 +134,9 @@ struct ChildTimes {
     /// CPU time is the growth of `getrusage(RUSAGE_CHILDREN)` across the run: exact when children
     /// are waited for one at a time, as here.
     static func measure(_ executable: String, _ arguments: [String]) throws -> ChildTimes {
-        var before = rusage(), after = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &before)
+        let before = ProcessUsage.children
         let wall = try LongRunBenchmark.children(executable, [arguments])
-        getrusage(RUSAGE_CHILDREN.rawValue, &after)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        let cpu = seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime)
-        return ChildTimes(wall: wall, cpu: cpu)
+        let after = ProcessUsage.children
+        return ChildTimes(wall: wall, cpu: after.userSeconds + after.systemSeconds - before.userSeconds - before.systemSeconds)
     }
 }

@@ -16,6 +16,11 @@ struct BenchCommand: ParsableCommand {
                       BenchDistribution.self, BenchMatcher.self, BenchDays.self, BenchParallel.self, BenchEpidemic.self,
                       BenchOpenABM.self]
     )
+
+    /// This binary, for benchmarks whose children are runs of it.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
 }
 
 /// Options every benchmark accepts.
@@ -183,8 +188,7 @@ struct BenchDays: ParsableCommand {
     }
 
     func run() throws {
-        // The children are this same binary.
-        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let ensim = BenchCommand.executable
         try output.emit {
             try LongRunBenchmark(ensim: ensim, people: people, shortDays: shortDays, longDays: longDays, threads: threads.count).run()
         }
@@ -303,7 +307,7 @@ struct BenchParallel: ParsableCommand {
     }
 
     func run() throws {
-        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let ensim = BenchCommand.executable
         try output.emit { try ParallelBenchmark(ensim: ensim, phones: size.phones, days: size.days, rounds: rounds).run() }
     }
 }
@@ -343,7 +347,7 @@ struct BenchOpenABM: ParsableCommand {
     }
 
     func run() throws {
-        let ensim = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let ensim = BenchCommand.executable
         let checkout = URL(fileURLWithPath: (openabm as NSString).expandingTildeInPath)
         try output.emit {
             try OpenABMBenchmark(ensim: ensim, openABM: checkout, phones: size.phones, days: size.days, openABMDays: openabmDays,
