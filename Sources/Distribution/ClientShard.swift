@@ -96,6 +96,9 @@ package struct ClientShardCore {
     private var visibleByMinute: [Int] = []
     /// The current client's slot in the bytes sample (-1: not sampled) and its CDN edge.
     private var sampleSlot = -1
+    /// The sampled client's bytes on `sampleDay` not yet in `bytesSample` (-1: none): added once
+    /// per client and day, not per session.
+    private var sampleDay = -1, sampleBytes = 0
     private var edge = 0
     /// Streams of clients whose day goes on past the last advance (which ended inside
     /// `parkedDay`), by local index: the next advance resumes them. Empty after whole days.
@@ -135,12 +138,23 @@ package struct ClientShardCore {
     /// cut by the end of an advance parks the stream, so results do not depend on the steps.
     package mutating func advance(from now: SimTime, until end: SimTime) {
         prepareLookups(from: now, until: end)
-        let stride = context.sampleStride, edges = context.parameters.cdnEdges
         let resumed = parked, resumedDay = parkedDay
         let endDay = day(of: end), endsInsideDay = (end - context.start) % 86_400 != 0
         // Clients without an event now keep their parked stream while the day goes on.
         parked = endsInsideDay && resumedDay == endDay ? resumed : [:]
         parkedDay = endsInsideDay ? endDay : -1
+        guard end > now else { return }
+        var loan = counters.lend(throughMinute: Int((end - 1 - context.start) / 60))
+        let (_, counted) = loan.count { counter in
+            advanceClients(until: end, resumed: resumed, resumedDay: resumedDay, endDay: endDay, endsInsideDay: endsInsideDay,
+                           counter: &counter)
+        }
+        counters.restore(loan, counted: counted)
+    }
+
+    private mutating func advanceClients(until end: SimTime, resumed: [Int: (UInt32, UInt32, UInt32)], resumedDay: Int,
+                                         endDay: Int, endsInsideDay: Bool, counter: inout EventCounter) {
+        let stride = context.sampleStride, edges = context.parameters.cdnEdges
         for local in clients.indices {
             var st = clients[local]
             guard st.nextEvent < end else { continue }
@@ -155,8 +169,9 @@ package struct ClientShardCore {
                     else { rng.reseed(checkFamily, index: UInt64(c) << 32 | UInt64(d + 1)) }
                     streamDay = d
                 }
-                handle(client: c, state: &st)
+                handle(client: c, state: &st, counter: &counter)
             }
+            flushSampleBytes()
             if endsInsideDay && streamDay == endDay { parked[local] = rng.tausWords }
             clients[local] = st
         }
@@ -197,6 +212,13 @@ package struct ClientShardCore {
         return v
     }
 
+    private mutating func flushSampleBytes() {
+        guard sampleDay >= 0 else { return }
+        while bytesSample.count <= sampleDay { bytesSample.append([Int](repeating: 0, count: sampleCount)) }
+        bytesSample[sampleDay][sampleSlot] += sampleBytes
+        (sampleDay, sampleBytes) = (-1, 0)
+    }
+
     /// Next regular check: the next interval boundary plus random(jitter) (CWA seed).
     @inline(__always)
     private mutating func nextRegularCheck(after t: SimTime) -> SimTime {
@@ -206,13 +228,13 @@ package struct ClientShardCore {
     }
 
     /// One event of client `c` at `st.nextEvent`; sets the time of its next one.
-    private mutating func handle(client c: Int, state st: inout ClientState) {
+    private mutating func handle(client c: Int, state st: inout ClientState, counter: inout EventCounter) {
         let t = st.nextEvent
         let elapsed = t - context.start
         let day = Int(elapsed / 86_400)
         let minute = Int(elapsed / 60)
-        counters.beginEvent(minute: minute)
-        defer { counters.endEvent() }
+        counter.begin(minute: minute)
+        defer { counter.end() }
 
         if Int(st.offlineDrawDay) != day + 1 {
             st.offlineDrawDay = UInt16(truncatingIfNeeded: day + 1)
@@ -223,7 +245,7 @@ package struct ClientShardCore {
         if !forcedOffline.isEmpty, let r = forcedOffline[c], r.contains(t) { offline = true }
         if c < unavailableContactPhones.count && unavailableContactPhones[c] { offline = true }
         if offline {
-            counters.count(.offlineChecks)
+            counter.count(.offlineChecks)
             st.attempt = 0
             st.nextEvent = nextRegularCheck(after: t)
             return
@@ -231,13 +253,13 @@ package struct ClientShardCore {
         if st.attempt == 0 {
             let share = st.isIOS ? context.parameters.deferralShareIOS : context.parameters.deferralShareAndroid
             if share > 0 && rng.bernoulli(p: share) {
-                counters.count(.deferredChecks)
+                counter.count(.deferredChecks)
                 st.nextEvent = t + max(1, Int64(rng.exponential(mean: context.parameters.deferralMeanSeconds).rounded()))
                 return
             }
         }
 
-        let ok = session(client: c, state: &st, at: t, day: day, minute: minute)
+        let ok = session(client: c, state: &st, at: t, day: day, minute: minute, counter: &counter)
         if ok || Int(st.attempt) >= context.parameters.retryMaxAttempts {
             st.attempt = 0
             st.nextEvent = nextRegularCheck(after: t)
@@ -260,17 +282,17 @@ package struct ClientShardCore {
     /// call of its own (1.3% of a 1 M run), and forced inline it boxed them.
     @inline(__always)
     private mutating func request(_ metric: LoadCounters.Metric, _ object: CachedObjectKind, _ number: Int, body: Int,
-                                  status: LoadCounters.Metric?, tally: inout SessionTally) -> Bool {
+                                  status: LoadCounters.Metric?, tally: inout SessionTally, counter: inout EventCounter) -> Bool {
         tally.requests += 1
-        counters.count(metric)
-        if tally.isRetry { counters.count(.retryRequests) }
+        counter.count(metric)
+        if tally.isRetry { counter.count(.retryRequests) }
         let errorRate = context.parameters.cdnErrorRate, overhead = context.parameters.httpOverheadBytes
         if tally.outage || (errorRate > 0 && rng.bernoulli(p: errorRate)) {
-            counters.count(.errors)
+            counter.count(.errors)
             tally.bytes += overhead
             return false
         }
-        if let status { counters.count(status) }
+        if let status { counter.count(status) }
         tally.bytes += overhead + body
         if edgeLog != nil && number >= 0 {
             edgeLog!.record(object, number: number, edge: edge, second: tally.second)
@@ -280,7 +302,8 @@ package struct ClientShardCore {
 
     /// One check session: index request(s), then every new package. All or nothing: keys reach
     /// exposure detection (and the watermark moves) only when every request succeeded.
-    private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int) -> Bool {
+    private mutating func session(client c: Int, state st: inout ClientState, at t: SimTime, day: Int, minute: Int,
+                                  counter: inout EventCounter) -> Bool {
         // Parameters are read in place: a local copy of them was a memcpy per check.
         let visible = visibleCount(at: t)
         let w = Int(st.watermark)
@@ -297,7 +320,7 @@ package struct ClientShardCore {
         // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
         // (Not in the edge model: number −1.)
         if context.parameters.configBytes > 0 {
-            failed = !request(.configRequests, .rootIndex, -1, body: context.parameters.configBytes, status: nil, tally: &tally)
+            failed = !request(.configRequests, .rootIndex, -1, body: context.parameters.configBytes, status: nil, tally: &tally, counter: &counter)
         }
         let skipEmpty = context.parameters.skipsEmptyPackages
         switch context.flavor {
@@ -305,7 +328,7 @@ package struct ClientShardCore {
             if anyNew { for s in (w + 1)..<visible where !(skipEmpty && context.catalog.isEmpty[s]) { plan.append(s) } }
             if !failed {
                 failed = !request(.indexRequests, .rootIndex, 0, body: anyNew ? rootIndexBody[visible - firstVisible] : 0,
-                                  status: anyNew ? nil : .notModified, tally: &tally)
+                                  status: anyNew ? nil : .notModified, tally: &tally, counter: &counter)
             }
         case .cwa:
             // Missing whole days come as daily packages, the rest as hourly ones; packages without
@@ -329,52 +352,52 @@ package struct ClientShardCore {
             if !failed {
                 failed = !request(.indexRequests, .rootIndex, 0,
                                   body: anyNew ? rootIndexBody[visible - firstVisible] : 0,
-                                  status: anyNew ? nil : .notModified, tally: &tally)
+                                  status: anyNew ? nil : .notModified, tally: &tally, counter: &counter)
             }
             let today = SimClock.dayNumber(t)
             // Hour indexes are numbered by day since the start (the edges cache each day's).
             let startDay = SimClock.dayNumber(context.start)
             if !failed && !hourDays.contains(today) {
                 if context.catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
-                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified, tally: &tally)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified, tally: &tally, counter: &counter)
                 } else {
-                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound, tally: &tally)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound, tally: &tally, counter: &counter)
                 }
             }
             for i in 0..<hourDays.count where !failed {
                 let d = hourDays[i]
                 failed = !request(.indexRequests, .hourIndex, Int(d - startDay), body: hourIndexBytes(day: d, visible: visible),
-                                  status: nil, tally: &tally)
+                                  status: nil, tally: &tally, counter: &counter)
             }
         }
         if !failed {
             for i in 0..<plan.count {
                 let s = plan[i]
-                if !request(.packageRequests, .package, s, body: context.catalog.bytes[s], status: nil, tally: &tally) { failed = true; break }
-                counters.count(.packageBytes, context.catalog.bytes[s])
+                if !request(.packageRequests, .package, s, body: context.catalog.bytes[s], status: nil, tally: &tally, counter: &counter) { failed = true; break }
+                counter.count(.packageBytes, context.catalog.bytes[s])
             }
         }
 
         let bytes = tally.bytes
-        counters.count(.sessions)
-        counters.count(.bytes, bytes)
-        counters.addRequests(tally.requests, second: Int(elapsed))
+        counter.count(.sessions)
+        counter.count(.bytes, bytes)
+        counter.addRequests(tally.requests, second: Int(elapsed))
         if Int(st.lastMinute) != minute + 1 {
             st.lastMinute = UInt32(truncatingIfNeeded: minute + 1)
-            counters.count(.clients)
+            counter.count(.clients)
         }
         if sampleSlot >= 0 {
-            while bytesSample.count <= day { bytesSample.append([Int](repeating: 0, count: sampleCount)) }
-            bytesSample[day][sampleSlot] += bytes
+            if day != sampleDay { flushSampleBytes(); sampleDay = day }
+            sampleBytes += bytes
         }
         if failed { return false }
 
         st.watermark = Int32(visible - 1)
         if recordsChecks && c < context.contactPhones { checks.append(CheckSession(phone: Int32(c), at: t)) }
-        counters.count(.downloads, plan.count)
+        counter.count(.downloads, plan.count)
         for i in 0..<plan.count {
             let s = plan[i]
-            counters.addLatency(t - context.catalog.publishedAt[s])
+            counter.addLatency(t - context.catalog.publishedAt[s])
             if c < context.contactPhones {
                 let d = PackageDownload(phone: Int32(c), package: s, at: t)
                 if regionCount < region.count {

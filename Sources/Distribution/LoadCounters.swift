@@ -55,45 +55,33 @@ package struct LoadCounters {
         perMinute[i] &+= value
     }
 
-    /// The counts of the client event being handled: they all fall in one minute, so they are
-    /// summed here and added to the minute's row at once (one uniqueness and bounds check per
-    /// event instead of one per count). Before the row exists each count is added directly,
-    /// so `perMinute` grows exactly as with `add` alone.
-    private var pending = InlineArray<14, Int>(repeating: 0)
-    private var pendingMinute = 0
-    private var pendingBuffered = false
-
-    /// Starts an event in `minute`: `count` then adds to it until `endEvent`.
-    @inline(__always)
-    package mutating func beginEvent(minute: Int) {
-        assert(Self.metricCount == pending.count, "one pending count per metric")
-        pendingMinute = minute
-        pendingBuffered = minute >= firstMinute && (minute - firstMinute + 1) * Self.metricCount <= perMinute.count
+    /// Lends the per-minute and per-second counters and the latency histogram to one advance's
+    /// loop, which counts through pointers into them (`EventCounter`); `restore` takes them back.
+    /// Moved out, the loop's counts pay neither a uniqueness nor a bounds check each.
+    /// `throughMinute`: the last minute an event of the advance can fall in.
+    package mutating func lend(throughMinute last: Int) -> CounterLoan {
+        precondition(last >= firstMinute, "an advance before the counters' first minute")
+        var loan = CounterLoan(firstMinute: firstMinute, perMinute: perMinute, requestsPerSecond: requestsPerSecond,
+                               latency: latencyMinutes)
+        (perMinute, requestsPerSecond, latencyMinutes) = ([], [], [])
+        // Room for every minute of the advance; `restore` keeps only the lengths the counts reached.
+        let rows = (last - firstMinute + 1) * Self.metricCount, seconds = (last - firstMinute + 1) * 60
+        if loan.perMinute.count < rows { loan.perMinute.append(contentsOf: repeatElement(0, count: rows - loan.perMinute.count)) }
+        if loan.requestsPerSecond.count < seconds {
+            loan.requestsPerSecond.append(contentsOf: repeatElement(0, count: seconds - loan.requestsPerSecond.count))
+        }
+        return loan
     }
 
-    @inline(__always)
-    package mutating func count(_ metric: Metric, _ value: Int = 1) {
-        if pendingBuffered {
-            pending[metric.rawValue] &+= value
-        } else {
-            add(metric, value, minute: pendingMinute)
-        }
+    /// Takes back what `lend` lent, at the lengths `add` and `addRequests` would have grown the arrays to.
+    package mutating func restore(_ loan: CounterLoan, counted: EventCounter) {
+        (perMinute, requestsPerSecond, latencyMinutes) = (loan.perMinute, loan.requestsPerSecond, loan.latency)
+        Self.resize(&perMinute, to: counted.rowsInUse)
+        Self.resize(&requestsPerSecond, to: counted.secondsInUse)
     }
 
-    /// Adds the event's counts to its minute: all 14, zeros included, in a loop of fixed length
-    /// (noting which were counted, to add only those, cost more than the adds it saved).
-    @inline(__always)
-    package mutating func endEvent() {
-        guard pendingBuffered else { return }
-        let base = (pendingMinute - firstMinute) * Self.metricCount
-        perMinute.withUnsafeMutableBufferPointer { rows in
-            let row = rows.baseAddress! + base
-            for k in 0..<pending.count {
-                row[k] &+= pending[k]
-                pending[k] = 0
-            }
-        }
-        pendingBuffered = false
+    private static func resize<T: FixedWidthInteger>(_ a: inout [T], to n: Int) {
+        if a.count > n { a.removeLast(a.count - n) } else if a.count < n { a.append(contentsOf: repeatElement(0, count: n - a.count)) }
     }
 
     @inline(__always)
@@ -117,11 +105,6 @@ package struct LoadCounters {
         perMinute.removeFirst(min(perMinute.count, minutes * Self.metricCount))
         requestsPerSecond.removeFirst(min(requestsPerSecond.count, minutes * 60))
         firstMinute = minute
-    }
-
-    @inline(__always)
-    package mutating func addLatency(_ seconds: Int64) {
-        latencyMinutes[min(Int(max(0, seconds) / 60), Self.latencyBins - 1)] &+= 1
     }
 
     /// Adds the counters of `range` into `values` (minute by minute from `range.lowerBound`,
@@ -157,5 +140,98 @@ package struct LoadCounters {
     package func requests(second: Int) -> UInt32 {
         let i = second - firstMinute * 60
         return i >= 0 && i < requestsPerSecond.count ? requestsPerSecond[i] : 0
+    }
+}
+
+/// The storage of a shard's `LoadCounters` while an advance counts into it.
+package struct CounterLoan {
+    let firstMinute: Int
+    var perMinute: [Int], requestsPerSecond: [UInt32], latency: [Int]
+    /// The lengths the arrays had before the advance.
+    let rowsBefore: Int, secondsBefore: Int
+
+    init(firstMinute: Int, perMinute: [Int], requestsPerSecond: [UInt32], latency: [Int]) {
+        (self.firstMinute, self.perMinute, self.requestsPerSecond, self.latency) = (firstMinute, perMinute, requestsPerSecond, latency)
+        (rowsBefore, secondsBefore) = (perMinute.count, requestsPerSecond.count)
+    }
+
+    /// Runs `body` with an `EventCounter` writing into the lent storage; returns it for `restore`.
+    package mutating func count<R>(_ body: (inout EventCounter) -> R) -> (R, EventCounter) {
+        let (first, rows, seconds) = (firstMinute, rowsBefore, secondsBefore)
+        return perMinute.withUnsafeMutableBufferPointer { minutes in
+            requestsPerSecond.withUnsafeMutableBufferPointer { perSecond in
+                latency.withUnsafeMutableBufferPointer { latency in
+                    var counter = EventCounter(firstMinute: first, minutes: minutes, seconds: perSecond, latency: latency,
+                                               rowsInUse: rows, secondsInUse: seconds)
+                    let r = body(&counter)
+                    return (r, counter)
+                }
+            }
+        }
+    }
+}
+
+/// Counts one advance's client events into lent storage (`CounterLoan`). The counts of one event
+/// all fall in its minute, so they are summed here and added to the minute's row at once.
+/// `rowsInUse` and `secondsInUse` follow the lengths `LoadCounters.add` and `addRequests` would
+/// grow the arrays to (a day at a time, from the first count beyond them), which the results read.
+package struct EventCounter {
+    private let firstMinute: Int
+    private let minutes: UnsafeMutableBufferPointer<Int>
+    private let seconds: UnsafeMutableBufferPointer<UInt32>
+    private let latency: UnsafeMutableBufferPointer<Int>
+    package private(set) var rowsInUse: Int
+    package private(set) var secondsInUse: Int
+    private var pending = InlineArray<14, Int>(repeating: 0)
+    private var row = 0
+    /// Whether the event's row lies inside `rowsInUse`; if not, each count grows it as `add` would.
+    private var rowInUse = false
+
+    fileprivate init(firstMinute: Int, minutes: UnsafeMutableBufferPointer<Int>, seconds: UnsafeMutableBufferPointer<UInt32>,
+                     latency: UnsafeMutableBufferPointer<Int>, rowsInUse: Int, secondsInUse: Int) {
+        precondition(LoadCounters.metricCount == 14, "one pending count per metric")
+        (self.firstMinute, self.minutes, self.seconds, self.latency) = (firstMinute, minutes, seconds, latency)
+        (self.rowsInUse, self.secondsInUse) = (rowsInUse, secondsInUse)
+    }
+
+    /// Starts an event in `minute` (inside the lent advance): `count` then adds to it until `end`.
+    @inline(__always)
+    package mutating func begin(minute: Int) {
+        row = (minute - firstMinute) * LoadCounters.metricCount
+        precondition(row >= 0 && row + LoadCounters.metricCount <= minutes.count, "an event outside the lent advance")
+        rowInUse = row + LoadCounters.metricCount <= rowsInUse
+    }
+
+    @inline(__always)
+    package mutating func count(_ metric: LoadCounters.Metric, _ value: Int = 1) {
+        if !rowInUse {
+            let i = row + metric.rawValue
+            if i >= rowsInUse { rowsInUse += max(i + 1 - rowsInUse, 1_440 * LoadCounters.metricCount) }
+        }
+        pending[metric.rawValue] &+= value
+    }
+
+    /// Adds the event's counts to its minute: all 14, zeros included, in a loop of fixed length
+    /// (noting which were counted, to add only those, cost more than the adds it saved).
+    @inline(__always)
+    package mutating func end() {
+        let base = minutes.baseAddress! + row
+        for k in 0..<pending.count {
+            base[k] &+= pending[k]
+            pending[k] = 0
+        }
+    }
+
+    @inline(__always)
+    package mutating func addRequests(_ n: Int, second: Int) {
+        let i = second - firstMinute * 60
+        precondition(i >= 0 && i < seconds.count, "a request outside the lent advance")
+        if i >= secondsInUse { secondsInUse += max(i + 1 - secondsInUse, 86_400) }
+        seconds[i] &+= UInt32(n)
+    }
+
+    @inline(__always)
+    package mutating func addLatency(_ seconds: Int64) {
+        latency[min(Int(max(0, seconds) / 60), LoadCounters.latencyBins - 1)] &+= 1
     }
 }

@@ -8,28 +8,47 @@ import Testing
 @Suite struct CDNFastPathTests {
     let start = CivilCalendar.time(year: 2020, month: 10, day: 1)
 
-    /// Counts buffered per event grow and fill the per-minute table exactly as one `add` per
-    /// count does, also when an event lands far beyond the table or after minutes are dropped.
+    /// Counts made through lent storage (`EventCounter`, summed per event) grow and fill the
+    /// per-minute and per-second tables exactly as one `add` or `addRequests` per count does, also
+    /// when an event lands far beyond the tables or after minutes are dropped.
     @Test func eventCountsMatchSingleAdds() {
         let rng = RandomStream(seed: 3, stream: "test.counts", generator: .taus2)
-        var buffered = LoadCounters(), single = LoadCounters()
+        var lent = LoadCounters(), single = LoadCounters()
         var minute = 0
-        for event in 0..<1_000 {
-            minute += [0, 0, 1, 7, 700, 3_000][rng.uniformInt(6)]
-            if event % 50 == 49 {
-                buffered.drop(before: minute - 30)
+        for advance in 0..<20 {
+            // An advance's events, in the order a shard counts them (not in time order).
+            let first = minute
+            var events: [(minute: Int, second: Int, counts: [(LoadCounters.Metric, Int)], requests: Int)] = []
+            for _ in 0..<50 {
+                let m = first + [0, 1, 7, 700, 3_000][rng.uniformInt(5)] + rng.uniformInt(3)
+                let counts = (0..<rng.uniformInt(6)).map { _ in
+                    (LoadCounters.Metric.allCases[rng.uniformInt(LoadCounters.metricCount)], rng.uniformInt(5_000))
+                }
+                events.append((m, m * 60 + rng.uniformInt(60), counts, rng.uniformInt(9)))
+            }
+            let last = events.map(\.minute).max()!
+            var loan = lent.lend(throughMinute: last)
+            let (_, counted) = loan.count { counter in
+                for e in events {
+                    counter.begin(minute: e.minute)
+                    for (metric, value) in e.counts { counter.count(metric, value) }
+                    counter.addRequests(e.requests, second: e.second)
+                    counter.end()
+                }
+            }
+            lent.restore(loan, counted: counted)
+            for e in events {
+                for (metric, value) in e.counts { single.add(metric, value, minute: e.minute) }
+                single.addRequests(e.requests, second: e.second)
+            }
+            #expect(lent.perMinute == single.perMinute && lent.requestsPerSecond == single.requestsPerSecond, "advance \(advance)")
+            #expect(lent.endMinute == single.endMinute)
+            minute = last + 1
+            if advance % 3 == 2 {
+                lent.drop(before: minute - 30)
                 single.drop(before: minute - 30)
             }
-            buffered.beginEvent(minute: minute)
-            for _ in 0..<rng.uniformInt(6) {
-                let metric = LoadCounters.Metric.allCases[rng.uniformInt(LoadCounters.metricCount)], value = rng.uniformInt(5_000)
-                buffered.count(metric, value)
-                single.add(metric, value, minute: minute)
-            }
-            buffered.endEvent()
-            #expect(buffered.perMinute.count == single.perMinute.count)
         }
-        #expect(buffered.perMinute == single.perMinute && buffered.endMinute == single.endMinute)
     }
 
     /// Clients see the same packages and make the same requests whether the model advances an
