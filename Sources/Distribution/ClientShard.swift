@@ -320,7 +320,8 @@ package struct ClientShardCore {
         // The app configuration comes first (CWA's app config, Immuni's settings), when modelled.
         // (Not in the edge model: number −1.)
         if context.parameters.configBytes > 0 {
-            failed = !request(.configRequests, .rootIndex, -1, body: context.parameters.configBytes, status: nil, tally: &tally, counter: &counter)
+            failed = !request(.configRequests, .rootIndex, -1, body: context.parameters.configBytes, status: nil,
+                              tally: &tally, counter: &counter)
         }
         let skipEmpty = context.parameters.skipsEmptyPackages
         switch context.flavor {
@@ -359,9 +360,11 @@ package struct ClientShardCore {
             let startDay = SimClock.dayNumber(context.start)
             if !failed && !hourDays.contains(today) {
                 if context.catalog.hasHourly(day: today, visible: visible, nonEmpty: skipEmpty) {
-                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified, tally: &tally, counter: &counter)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notModified,
+                                      tally: &tally, counter: &counter)
                 } else {
-                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound, tally: &tally, counter: &counter)
+                    failed = !request(.indexRequests, .hourIndex, Int(today - startDay), body: 0, status: .notFound,
+                                      tally: &tally, counter: &counter)
                 }
             }
             for i in 0..<hourDays.count where !failed {
@@ -373,7 +376,8 @@ package struct ClientShardCore {
         if !failed {
             for i in 0..<plan.count {
                 let s = plan[i]
-                if !request(.packageRequests, .package, s, body: context.catalog.bytes[s], status: nil, tally: &tally, counter: &counter) { failed = true; break }
+                if !request(.packageRequests, .package, s, body: context.catalog.bytes[s], status: nil, tally: &tally,
+                            counter: &counter) { failed = true; break }
                 counter.count(.packageBytes, context.catalog.bytes[s])
             }
         }
