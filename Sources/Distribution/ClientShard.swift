@@ -145,7 +145,7 @@ package struct ClientShardCore {
         parkedDay = endsInsideDay ? endDay : -1
         guard end > now else { return }
         var loan = counters.lend(throughMinute: Int((end - 1 - context.start) / 60))
-        let (_, counted) = loan.count { counter in
+        let counted = loan.count { counter in
             advanceClients(until: end, resumed: resumed, resumedDay: resumedDay, endDay: endDay, endsInsideDay: endsInsideDay,
                            counter: &counter)
         }

@@ -48,10 +48,16 @@ package struct LoadCounters {
     package var requestsPerSecond: [UInt32] = []
     package var latencyMinutes = [Int](repeating: 0, count: latencyBins)
 
+    /// The length an array of counters grows to when index `i` is counted: a day at a time
+    /// (`step`: a day's minutes' rows or a day's seconds), further when `i` lies beyond that.
+    @inline(__always)
+    static func grown(_ length: Int, toHold i: Int, step: Int) -> Int { i < length ? length : length + max(i + 1 - length, step) }
+    static let minuteStep = 1_440 * metricCount, secondStep = 86_400
+
     @inline(__always)
     package mutating func add(_ metric: Metric, _ value: Int, minute: Int) {
         let i = (minute - firstMinute) * Self.metricCount + metric.rawValue
-        if i >= perMinute.count { perMinute.append(contentsOf: repeatElement(0, count: max(i + 1 - perMinute.count, 1_440 * Self.metricCount))) }
+        Self.resize(&perMinute, to: Self.grown(perMinute.count, toHold: i, step: Self.minuteStep))
         perMinute[i] &+= value
     }
 
@@ -81,6 +87,7 @@ package struct LoadCounters {
         Self.resize(&requestsPerSecond, to: counted.secondsInUse)
     }
 
+    @inline(__always)
     private static func resize<T: FixedWidthInteger>(_ a: inout [T], to n: Int) {
         if a.count > n {
             a.removeLast(a.count - n)
@@ -92,9 +99,7 @@ package struct LoadCounters {
     @inline(__always)
     package mutating func addRequests(_ n: Int, second: Int) {
         let i = second - firstMinute * 60
-        if i >= requestsPerSecond.count {
-            requestsPerSecond.append(contentsOf: repeatElement(0, count: max(i + 1 - requestsPerSecond.count, 86_400)))
-        }
+        Self.resize(&requestsPerSecond, to: Self.grown(requestsPerSecond.count, toHold: i, step: Self.secondStep))
         requestsPerSecond[i] &+= UInt32(n)
     }
 
@@ -162,15 +167,15 @@ package struct CounterLoan {
     }
 
     /// Runs `body` with an `EventCounter` writing into the lent storage; returns it for `restore`.
-    package mutating func count<R>(_ body: (inout EventCounter) -> R) -> (R, EventCounter) {
+    package mutating func count(_ body: (inout EventCounter) -> Void) -> EventCounter {
         let (first, rows, seconds) = (firstMinute, rowsBefore, secondsBefore)
         return perMinute.withUnsafeMutableBufferPointer { minutes in
             requestsPerSecond.withUnsafeMutableBufferPointer { perSecond in
                 latency.withUnsafeMutableBufferPointer { latency in
                     var counter = EventCounter(firstMinute: first, minutes: minutes, seconds: perSecond, latency: latency,
                                                rowsInUse: rows, secondsInUse: seconds)
-                    let r = body(&counter)
-                    return (r, counter)
+                    body(&counter)
+                    return counter
                 }
             }
         }
@@ -211,8 +216,7 @@ package struct EventCounter {
     @inline(__always)
     package mutating func count(_ metric: LoadCounters.Metric, _ value: Int = 1) {
         if !rowInUse {
-            let i = row + metric.rawValue
-            if i >= rowsInUse { rowsInUse += max(i + 1 - rowsInUse, 1_440 * LoadCounters.metricCount) }
+            rowsInUse = LoadCounters.grown(rowsInUse, toHold: row + metric.rawValue, step: LoadCounters.minuteStep)
         }
         pending[metric.rawValue] &+= value
     }
@@ -232,7 +236,7 @@ package struct EventCounter {
     package mutating func addRequests(_ n: Int, second: Int) {
         let i = second - firstMinute * 60
         precondition(i >= 0 && i < seconds.count, "a request outside the lent advance")
-        if i >= secondsInUse { secondsInUse += max(i + 1 - secondsInUse, 86_400) }
+        secondsInUse = LoadCounters.grown(secondsInUse, toHold: i, step: LoadCounters.secondStep)
         seconds[i] &+= UInt32(n)
     }
 

@@ -28,7 +28,7 @@ import Testing
             }
             let last = events.map(\.minute).max()!
             var loan = lent.lend(throughMinute: last)
-            let (_, counted) = loan.count { counter in
+            let counted = loan.count { counter in
                 for e in events {
                     counter.begin(minute: e.minute)
                     for (metric, value) in e.counts { counter.count(metric, value) }
