@@ -64,6 +64,17 @@ public enum Machine {
         return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
+    /// The processor, e.g. "AMD EPYC, 2 logical CPUs" (/proc/cpuinfo's first model name): a
+    /// ratio between two programs moves with it (issue 21's moved from 2.06× to about 1.1× when
+    /// the workplace's machines changed), so every comparison says where it was measured.
+    public static var processor: String {
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = text.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }?.trimmingCharacters(in: .whitespaces)
+        return "\(model ?? "unknown processor"), \(cpus) logical CPUs"
+    }
+
     /// Whether these figures come from an optimized build.
     public static var buildConfiguration: String {
         #if DEBUG

@@ -64,6 +64,7 @@ public struct ParallelBenchmark {
         }
         return BenchmarkReport([
             "benchmark": "parallel", "phones": phones, "days": days, "load_average_at_start": load, "build": Machine.buildConfiguration,
+            "machine": Machine.processor,
             "rounds": measured.map { ["one_thread_seconds": $0.t1, "two_threads_seconds": $0.t2, "pair_of_one_thread_runs_seconds": $0.tPair,
                                       "efficiency_vs_two_processes": $0.efficiency] },
             "efficiency_vs_two_processes": median, "efficiency_lowest_round": efficiencies.first!, "efficiency_highest_round": efficiencies.last!,

@@ -58,6 +58,7 @@ public struct PopulationBenchmark {
             "store_units": "encounters (in memory, on disk): per app phone-day (14 days kept); close contacts: per person-day; keys: per app phone; others: per person",
             "peak_rss_bytes_per_million_phones": Double(peak) * 1e6 / Double(phones),
             "benchmark": "population",
+            "machine": Machine.processor,
             "phones": phones,
             "days": days,
             "threads": threads,

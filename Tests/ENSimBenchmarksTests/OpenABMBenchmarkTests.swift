@@ -68,6 +68,26 @@ import Testing
         #expect(rounds.count == 3 && rounds.allSatisfy { ($0["ratio_per_person_day"] as? Double ?? 0) > 0 })
         #expect(report["openabm_days"] as? Int == 6 && report["target_ratio"] as? Double == 2)
         #expect(report["verdict"] is String && report["target_met"] is Bool)
+        // A shell script records no compiler; the machine is always named.
+        #expect((report["openabm_build"] as? String)?.hasPrefix("unknown (no compiler") == true)
+        #expect((report["machine"] as? String)?.hasSuffix("logical CPUs") == true)
+    }
+
+    /// The yardstick's build is read from the producer strings its compiler left in the
+    /// executable, each named once, whatever bytes surround them.
+    @Test func theYardsticksCompilerFlagsAreReadFromItsDebugInformation() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openabm-producer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let o2 = "GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O2"
+        var bytes = Data([0x7f, 0x45, 0x4c, 0x46, 0, 1])
+        for text in [o2, "main.c", o2, "clang version 21.0.0 (-O3)"] { bytes += Data(text.utf8) + Data([0, 0xff]) }
+        try bytes.write(to: file)
+        #expect(OpenABMBenchmark.compiler(of: file) == o2 + "; clang version 21.0.0 (-O3)")
+        // Cut in the middle of a string, with no NUL after it.
+        try (Data([0]) + Data("GNU C17 -O0".utf8)).write(to: file)
+        #expect(OpenABMBenchmark.compiler(of: file) == "GNU C17 -O0")
+        try Data("no producer here".utf8).write(to: file)
+        #expect(OpenABMBenchmark.compiler(of: file).hasPrefix("unknown (no compiler"))
     }
 
     @Test func aCheckoutWithoutTheModelIsOneClearError() {
