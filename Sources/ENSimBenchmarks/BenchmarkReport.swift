@@ -65,8 +65,8 @@ public enum Machine {
     }
 
     /// The processor, e.g. "AMD EPYC, 2 logical CPUs" (/proc/cpuinfo's first model name): a
-    /// ratio between two programs moves with it (issue 21's moved from 2.06× to about 1.1× when
-    /// the workplace's machines changed), so every comparison says where it was measured.
+    /// ratio between two programs moves with it (issue 21's went from 2.06× to 1.09× with the
+    /// same code when the workplace's machines changed), so every comparison says where it ran.
     public static var processor: String {
         let cpus = ProcessInfo.processInfo.activeProcessorCount
         let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""

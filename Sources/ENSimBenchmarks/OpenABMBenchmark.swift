@@ -111,7 +111,7 @@ public struct OpenABMBenchmark {
 
     /// How the yardstick was compiled: the producer strings its compiler recorded in the debug
     /// information (OpenABM-Covid19's Makefile builds with -g), e.g. "GNU C17 12.2.0 … -g -O0".
-    /// Its Makefile's -O0 build took 58–66 s for 1 M × 30 where -O2 took 41–45 s.
+    /// Its Makefile's -O0 build took 52–62 s for 1 M × 30 here, where -O2 took 41–50 s.
     static func compiler(of executable: URL) -> String {
         guard let bytes = try? Data(contentsOf: executable) else { return "unknown (unreadable)" }
         var found: [String] = []
