@@ -121,7 +121,9 @@ public struct OpenABMBenchmark {
             while let hit = bytes.range(of: marker, in: from..<bytes.endIndex) {
                 let end = bytes[hit.lowerBound...].prefix(400).firstIndex(of: 0) ?? min(hit.lowerBound + 400, bytes.endIndex)
                 let producer = String(decoding: bytes[hit.lowerBound..<end], as: UTF8.self)
-                if !found.contains(producer) { found.append(producer) }
+                // gcc's is "GNU C17 …" or "GNU C++17 …"; not "GNU C Library …", which libc's strings hold.
+                let isCompiler = prefix != "GNU C" || producer.dropFirst(prefix.count).first.map { $0.isNumber || $0 == "+" } == true
+                if isCompiler && !found.contains(producer) { found.append(producer) }
                 from = end
             }
         }

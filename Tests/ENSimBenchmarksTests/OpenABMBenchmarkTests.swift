@@ -80,7 +80,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let o2 = "GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O2"
         var bytes = Data([0x7f, 0x45, 0x4c, 0x46, 0, 1])
-        for text in [o2, "main.c", o2, "clang version 21.0.0 (-O3)"] { bytes += Data(text.utf8) + Data([0, 0xff]) }
+        for text in [o2, "main.c", "GNU C Library (Debian GLIBC 2.36)", o2, "clang version 21.0.0 (-O3)"] {
+            bytes += Data(text.utf8) + Data([0, 0xff])
+        }
         try bytes.write(to: file)
         #expect(OpenABMBenchmark.compiler(of: file) == o2 + "; clang version 21.0.0 (-O3)")
         // Cut in the middle of a string, with no NUL after it.
