@@ -69,6 +69,11 @@ public struct PopulationBenchmark {
             "contacts_per_second": Double(contacts) / wall,
             "peak_rss_bytes": peak,
             "phase_seconds": simulation.phaseSeconds,
+            "phase_cpu_seconds": simulation.phaseCPUSeconds,
+            // Cores left idle in each phase (threads × wall − CPU): serial parts and waits at barriers.
+            "phase_idle_core_seconds": simulation.phaseCPUSeconds.reduce(into: [String: Double]()) { idle, phase in
+                idle[phase.key] = Double(threads) * (simulation.phaseSeconds[phase.key] ?? 0) - phase.value
+            },
             // The whole process, set-up included.
             "cpu_user_seconds": usage.userSeconds,
             "cpu_system_seconds": usage.systemSeconds,

@@ -3,6 +3,7 @@ import Detection
 import Distribution
 import Epidemic
 import EventEngine
+import Foundation
 import GAEN
 import GSL
 import HealthBackend
@@ -47,6 +48,9 @@ public final class Simulation {
     /// Wall seconds spent so far in each phase of the day ("WorldStage.startDay", the engine's
     /// events, …): where a run's time goes (`ensim bench population` reports it). Not a result.
     public private(set) var phaseSeconds: [String: Double] = [:]
+    /// CPU seconds of the whole process (every thread, user and system) in the same phases: with
+    /// n threads, n × wall − CPU is the time a phase left cores idle (serial parts, waits).
+    public private(set) var phaseCPUSeconds: [String: Double] = [:]
 
     /// Builds every stage; throws when an input file (`health.cases_csv`) cannot be used.
     /// - Parameter streams: where tables that grow with the run's length go as their rows become
@@ -137,9 +141,18 @@ public final class Simulation {
 
     /// Runs `work`, adding its wall time to `phase`.
     private func time(_ phase: String, _ work: () throws -> Void) rethrows -> Duration {
+        let cpu = Self.processCPUSeconds()
         let elapsed = try ContinuousClock().measure(work)
         phaseSeconds[phase, default: 0] += Self.seconds(elapsed)
+        phaseCPUSeconds[phase, default: 0] += Self.processCPUSeconds() - cpu
         return elapsed
+    }
+
+    /// User and system CPU seconds of every thread of the process so far (`getrusage`).
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     private static func seconds(_ d: Duration) -> Double {

@@ -24,6 +24,13 @@ import Testing
         let user = try #require(population["cpu_user_seconds"] as? Double)
         let faults = try #require(population["minor_page_faults"] as? Int)
         #expect(user > 0 && population["cpu_system_seconds"] != nil && faults > 0)
+        // Each timed phase has its CPU seconds, and its idle cores are threads × wall − CPU.
+        let wall = try #require(population["phase_seconds"] as? [String: Double])
+        let cpu = try #require(population["phase_cpu_seconds"] as? [String: Double])
+        let idle = try #require(population["phase_idle_core_seconds"] as? [String: Double])
+        #expect(!cpu.isEmpty && Set(cpu.keys) == Set(idle.keys) && cpu.keys.allSatisfy { wall[$0] != nil })
+        #expect(cpu.allSatisfy { $0.value >= 0 } && cpu.keys.allSatisfy { abs(idle[$0]! - (wall[$0]! - cpu[$0]!)) < 1e-9 })
+        #expect((cpu["WorldStage.startDay"] ?? 0) > 0, "\(cpu)")
         let backend = try json(["backend", "--people", "3000", "--days", "2", "--cases-per-day", "5", "--flavor", "immuni"])
         #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
     }
