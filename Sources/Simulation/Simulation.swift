@@ -139,7 +139,7 @@ public final class Simulation {
         return tallies.flatMap { t in [.integer(t.totals.delivered), .integer(t.totals.lost)] }
     }
 
-    /// Runs `work`, adding its wall time to `phase`.
+    /// Runs `work`, adding its wall time and the process's CPU time to `phase`.
     private func time(_ phase: String, _ work: () throws -> Void) rethrows -> Duration {
         let cpu = Self.processCPUSeconds()
         let elapsed = try ContinuousClock().measure(work)
@@ -152,7 +152,8 @@ public final class Simulation {
     private static func processCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let (user, system) = (usage.ru_utime, usage.ru_stime)
+        return Double(user.tv_sec + system.tv_sec) + Double(user.tv_usec + system.tv_usec) / 1e6
     }
 
     private static func seconds(_ d: Duration) -> Double {
