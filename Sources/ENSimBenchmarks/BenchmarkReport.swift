@@ -1,5 +1,6 @@
 import Foundation
 import Reporting
+import SimulationCore
 
 /// A benchmark's figures, printed as sorted JSON or as sorted `key: value` lines.
 public struct BenchmarkReport {
@@ -29,30 +30,6 @@ public struct BenchmarkError: Error, CustomStringConvertible {
 public enum PeakMemory {
     public static var residentBytes: Int {
         ProcessMemory.peakResidentBytes() ?? ProcessUsage.now.maxResidentBytes
-    }
-}
-
-/// CPU time and page faults of this process so far (getrusage): on a shared machine the wall
-/// time of one run moves by tens of percent, its CPU time less, and system time and minor faults
-/// show what fresh memory costs.
-public struct ProcessUsage {
-    public let userSeconds: Double
-    public let systemSeconds: Double
-    public let minorPageFaults: Int
-    /// Peak resident set size (`ru_maxrss`, in kB on Linux).
-    public let maxResidentBytes: Int
-
-    public static var now: ProcessUsage { of(RUSAGE_SELF.rawValue) }
-
-    /// The same for every child process waited for so far (`RUSAGE_CHILDREN`; peak: the largest).
-    public static var children: ProcessUsage { of(RUSAGE_CHILDREN.rawValue) }
-
-    private static func of(_ who: Int32) -> ProcessUsage {
-        var usage = rusage()
-        getrusage(who, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return ProcessUsage(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime),
-                            minorPageFaults: Int(usage.ru_minflt), maxResidentBytes: Int(usage.ru_maxrss) * 1024)
     }
 }
 

@@ -1,6 +1,7 @@
 import EventEngine
 import Foundation
 import Simulation
+import SimulationCore
 import World
 
 /// The whole daily cycle (contacts, ground truth, keys, RPIs, encounters) for N people over

@@ -3,7 +3,6 @@ import Detection
 import Distribution
 import Epidemic
 import EventEngine
-import Foundation
 import GAEN
 import GSL
 import HealthBackend
@@ -141,19 +140,11 @@ public final class Simulation {
 
     /// Runs `work`, adding its wall time and the process's CPU time to `phase`.
     private func time(_ phase: String, _ work: () throws -> Void) rethrows -> Duration {
-        let cpu = Self.processCPUSeconds()
+        let cpu = ProcessUsage.now.cpuSeconds
         let elapsed = try ContinuousClock().measure(work)
         phaseSeconds[phase, default: 0] += Self.seconds(elapsed)
-        phaseCPUSeconds[phase, default: 0] += Self.processCPUSeconds() - cpu
+        phaseCPUSeconds[phase, default: 0] += ProcessUsage.now.cpuSeconds - cpu
         return elapsed
-    }
-
-    /// User and system CPU seconds of every thread of the process so far (`getrusage`).
-    private static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let (user, system) = (usage.ru_utime, usage.ru_stime)
-        return Double(user.tv_sec + system.tv_sec) + Double(user.tv_usec + system.tv_usec) / 1e6
     }
 
     private static func seconds(_ d: Duration) -> Double {
