@@ -56,8 +56,7 @@ let package = Package(
         // SimulationCore: the Stage protocol, the run context, parallel shards, result tables.
         .target(name: "SimulationCore", dependencies: ["GSL", "EventEngine"]),
         // The world: population, phones and keys, contacts and ground truth, the Bluetooth radio.
-        .target(name: "World", dependencies: ["SimulationCore", "GSL", "EventEngine", "GAEN", "CPrefetch",
-                                       .product(name: "HeapModule", package: "swift-collections")]),
+        .target(name: "World", dependencies: ["SimulationCore", "GSL", "EventEngine", "GAEN", "CPrefetch"]),
         // Health system and backend: cases, key submission (CWA, Immuni), publication; Italian reference tables.
         .target(name: "HealthBackend", dependencies: ["SimulationCore", "World", "GSL", "EventEngine", "GAEN", "CSVInput",
                                                       .product(name: "Crypto", package: "swift-crypto"),

@@ -58,6 +58,12 @@ package final class ShardResults<T: Sendable>: @unchecked Sendable {
 
     /// In shard order.
     package var all: [T] { slots.map { $0! } }
+
+    /// In shard order, leaving no slot holding its value (so that the caller holds the only copy).
+    package func takeAll() -> [T] {
+        defer { slots = [] }
+        return slots.map { $0! }
+    }
 }
 
 /// Each shard's array sizes of the last day (or step), to reserve the next one's from: an array

@@ -105,27 +105,49 @@ import Testing
         #expect(!truth.isCloseContact(1, 3) && !truth.isCloseContact(4, 6))
     }
 
-    /// The shards' sorted runs, merged, give each pair once with its summed seconds: pairs
-    /// repeated within and across runs, empty runs, one run, and many; on any number of threads
-    /// (the merge cuts the pairs into ranges of their first person, here 30 people).
+    /// The shards' runs, merged, give each pair once with its summed seconds: pairs repeated
+    /// within and across runs, empty runs, one run, and many; on any number of threads, with one
+    /// range of pairs, one per first person (shift 0) and one per four (shift 2), here 30 people.
     @Test(arguments: [1, 2, 5, 40])
-    func mergingSortedRunsEqualsSortingTheirUnion(threads: Int) {
+    func mergingRunsEqualsSortingTheirUnion(threads: Int) {
         let rng = RandomStream(seed: 21, stream: "runs")
         for runCount in [0, 1, 2, 3, 16, 40] {
             let runs = (0..<runCount).map { r in
                 (0..<(r % 5 == 4 ? 0 : rng.uniformInt(300))).map { _ in
                     GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(30)), Int32(rng.uniformInt(30))),
                                          within: Int32(rng.uniformInt(900)), total: Int32(rng.uniformInt(3600)))
-                }.sorted { $0.pair < $1.pair }
+                }
             }
-            let merged = GroundTruthDay(dayIndex: 3, sortedRuns: runs, closeContactSeconds: 900, threads: threads)
             var sums: [UInt64: (within: Int32, total: Int32)] = [:]
             for e in runs.joined() { sums[e.pair, default: (0, 0)].within += e.within; sums[e.pair, default: (0, 0)].total += e.total }
             let pairs = sums.keys.sorted()
-            #expect(merged.pairs == pairs, "\(runCount) runs")
-            #expect(merged.secondsWithin == pairs.map { sums[$0]!.within } && merged.secondsTotal == pairs.map { sums[$0]!.total },
-                    "\(runCount) runs")
+            for shift in [nil, 0, 2] {
+                let merged = GroundTruthDay(dayIndex: 3, runs: runs, closeContactSeconds: 900, threads: threads, rangeShift: shift)
+                #expect(merged.pairs == pairs, "\(runCount) runs, shift \(String(describing: shift))")
+                #expect(merged.secondsWithin == pairs.map { sums[$0]!.within } && merged.secondsTotal == pairs.map { sums[$0]!.total },
+                        "\(runCount) runs, shift \(String(describing: shift))")
+            }
         }
+    }
+
+    /// Partitioning a run groups its contacts by range of first person, each range where `starts`
+    /// says, and keeps every contact.
+    @Test func partitioningGroupsContactsByRangeOfFirstPerson() {
+        let rng = RandomStream(seed: 25, stream: "ranges")
+        let entries = (0..<2_000).map { _ in
+            GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(5_000)), Int32(rng.uniformInt(5_000))),
+                                 within: Int32(rng.uniformInt(900)), total: Int32(rng.uniformInt(3600)))
+        }
+        let ranges = GroundTruthDay.PairRanges(people: 5_000, shift: 7)
+        #expect(ranges.count == 40 && GroundTruthDay.PairRanges(people: 5_000).count == 5)
+        #expect(GroundTruthDay.PairRanges(people: 1_000_000).count == 977 && GroundTruthDay.PairRanges(people: 60_000_000).count == 916)
+        let run = GroundTruthDay.partition(entries, by: ranges)
+        #expect(run.starts.count == 41 && run.starts.first == 0 && run.starts.last == 2_000)
+        for r in 0..<ranges.count {
+            #expect(run.entries[run.starts[r]..<run.starts[r + 1]].allSatisfy { Int($0.pair >> 32) >> 7 == r }, "range \(r)")
+        }
+        func all(_ e: [GroundTruthDay.Entry]) -> [UInt64] { e.map { $0.pair ^ UInt64(UInt32($0.within)) << 1 ^ UInt64(UInt32($0.total)) << 17 }.sorted() }
+        #expect(all(run.entries) == all(entries))
     }
 
     /// A merge that keeps only close contacts involving app phones writes exactly what filtering
@@ -137,12 +159,15 @@ import Testing
             (0..<(r % 4 == 3 ? 0 : rng.uniformInt(400))).map { _ in
                 GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(40)), Int32(rng.uniformInt(40))),
                                      within: Int32(rng.uniformInt(1_200)), total: 1_200)
-            }.sorted { $0.pair < $1.pair }
+            }
         }
         let phoneOf = (0..<40).map { Int32($0 % 4 == 0 ? $0 / 4 : -1) }
-        let whole = GroundTruthDay.merge(dayIndex: 2, sortedRuns: runs, closeContactSeconds: 900, threads: threads, keep: .all)
-        let close = GroundTruthDay.merge(dayIndex: 2, sortedRuns: runs, closeContactSeconds: 900, threads: threads,
-                                         keep: .closeContacts(involving: phoneOf))
+        let ranges = GroundTruthDay.PairRanges(people: 40, shift: 3)
+        func merge(_ keep: GroundTruthDay.Keep) -> GroundTruthDay.Merged {
+            GroundTruthDay.merge(dayIndex: 2, runs: runs.map { GroundTruthDay.partition($0, by: ranges) }, ranges: ranges,
+                                 closeContactSeconds: 900, threads: threads, keep: keep)
+        }
+        let whole = merge(.all), close = merge(.closeContacts(involving: phoneOf))
         let expected = whole.day.closeContactsOnly(involving: phoneOf)
         // Some pairs are close only once repeated; some close contacts are kept, most are not.
         #expect(expected.pairs.count > 20 && expected.pairs.count < whole.day.closeContacts)
@@ -216,8 +241,8 @@ import Testing
         let run = (0..<5_000).map { _ in
             GroundTruthDay.Entry(pair: GroundTruthDay.key(Int32(rng.uniformInt(400)), Int32(rng.uniformInt(400))),
                                  within: Int32(rng.uniformInt(1800)), total: 1800)
-        }.sorted { $0.pair < $1.pair }
-        let day = GroundTruthDay(dayIndex: 1, sortedRuns: [run], closeContactSeconds: 900)
+        }
+        let day = GroundTruthDay(dayIndex: 1, runs: [run], closeContactSeconds: 900)
         let phoneOf = (0..<400).map { Int32($0 % 3 == 0 ? $0 / 3 : -1) }
         let expected = day.pairs.indices.filter { i in
             day.secondsWithin[i] >= 900 && (phoneOf[Int(day.pairs[i] >> 32)] >= 0 || phoneOf[Int(day.pairs[i] & 0xffff_ffff)] >= 0)

@@ -22,6 +22,8 @@ package enum ContactPhase {
         package var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count)
         package var appPairContacts: Int64 = 0
         package var truth: [GroundTruthDay.Entry] = []
+        /// `truth` grouped by the day's pair ranges, once the shard is done.
+        package var run: GroundTruthDay.PartitionedRun?
     }
 
     /// Contacts between two app phones also go to every observer (the radio, P6); without
@@ -35,6 +37,7 @@ package enum ContactPhase {
         let layout = ShardLayout(tapering: people, threads: threads, finest: 32)
         let outputs = ShardResults<ShardOutput>(count: layout.shards)
         let within = ContactSegment.log10Metres(network.parameters.closeContactMetres)
+        let ranges = GroundTruthDay.PairRanges(people: people)
         sizes?.begin(shards: layout.shards)
         for o in observers { o.beginShards(layout.shards) }
         for o in everyContact { o.beginShards(layout.shards) }
@@ -75,23 +78,28 @@ package enum ContactPhase {
                     }
                 }
                 sizes?.record(shard: w, size: out.truth.count)
-                // Sorted here, in parallel: the day's merge then only joins the shards' sorted runs.
-                GroundTruthDay.sortByPair(&out.truth)
+                // Grouped here, in parallel: the day's merge then sorts each range of pairs on its own.
+                let raw = out.truth
+                out.truth = []
+                out.run = GroundTruthDay.partition(raw, by: ranges)
                 outputs.set(w, out)
             }
         }
         for o in observers { o.endShards() }
         for o in everyContact { o.endShards() }
-        let all = outputs.all
-        let truth = GroundTruthDay.merge(dayIndex: dayIndex, sortedRuns: all.map(\.truth),
+        var all = outputs.takeAll()
+        var byLayer = [Int64](repeating: 0, count: ContactLayer.allCases.count), appPairContacts: Int64 = 0
+        for o in all {
+            for i in o.byLayer.indices { byLayer[i] += o.byLayer[i] }
+            appPairContacts += o.appPairContacts
+        }
+        // Held by the merge alone, which frees them as soon as it can.
+        let runs = all.map { $0.run! }
+        all = []
+        let truth = GroundTruthDay.merge(dayIndex: dayIndex, runs: runs, ranges: ranges,
                                          closeContactSeconds: Int32(network.parameters.closeContactMinutes * 60), threads: threads,
                                          keep: keep)
-        var result = ContactDayResult(truth: truth)
-        for o in all {
-            for i in o.byLayer.indices { result.byLayer[i] += o.byLayer[i] }
-            result.appPairContacts += o.appPairContacts
-        }
-        return result
+        return ContactDayResult(byLayer: byLayer, appPairContacts: appPairContacts, truth: truth)
     }
 
     /// The observers as the shards see them: each shard only asks for its own recorder.
