@@ -24,8 +24,9 @@ enum DayMerge {
             var slots = [Int](repeating: 0, count: batches.count * blocks)
             slots.withUnsafeMutableBufferPointer { buffer in
                 let slot = SharedBuffer(base: buffer)
-                forEachShard(count: batches.count, threads: threads) { ks in
-                    for k in ks { for r in receivers.base[k] { slot.base[k * blocks + Int(r) / perBlock] += 1 } }
+                // Batch by batch, to whichever worker is free: the first shards' batches are the largest.
+                forEachItem(count: batches.count, threads: threads) { k in
+                    for r in receivers.base[k] { slot.base[k * blocks + Int(r) / perBlock] += 1 }
                 }
             }
             var starts = [Int](repeating: 0, count: blocks + 1)
@@ -43,13 +44,11 @@ enum DayMerge {
                 let out = SharedBuffer(base: buffer)
                 slots.withUnsafeMutableBufferPointer { buffer in
                     let slot = SharedBuffer(base: buffer)
-                    forEachShard(count: batches.count, threads: threads) { ks in
-                        for k in ks {
-                            for (e, r) in receivers.base[k].enumerated() {
-                                let s = k * blocks + Int(r) / perBlock
-                                (out.base.baseAddress! + slot.base[s]).initialize(to: UInt64(k) << 32 | UInt64(e))
-                                slot.base[s] += 1
-                            }
+                    forEachItem(count: batches.count, threads: threads) { k in
+                        for (e, r) in receivers.base[k].enumerated() {
+                            let s = k * blocks + Int(r) / perBlock
+                            (out.base.baseAddress! + slot.base[s]).initialize(to: UInt64(k) << 32 | UInt64(e))
+                            slot.base[s] += 1
                         }
                     }
                 }
