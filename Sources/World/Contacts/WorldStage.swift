@@ -59,7 +59,7 @@ package final class WorldStage: Stage {
         fleet = PhoneFleet(seed: run.seed, owners: population.owners, clockSkewSDMinutes: radio.clockSkewSDMinutes,
                            clockSkewMaxMinutes: radio.clockSkewMaxMinutes)
         radios = PhoneRadios(phoneOS: population.phoneOS, parameters: radio, seed: run.seed)
-        channel = ChannelModel(radio)
+        channel = ChannelModel(radio, threads: run.threads)
         placements = try! DiscreteDistribution(weights: radio.placementShares)
         collisionModel = radio.collisionsEnabled ? AdvertCollisionModel(radio) : nil
         radioParameters = radio

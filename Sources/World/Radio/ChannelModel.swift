@@ -13,7 +13,8 @@ public struct ChannelModel: Sendable {
     /// Windows that lose almost no adverts, in closed form.
     package let closedForm: ClosedFormWindow
 
-    public init(_ parameters: RadioParameters) {
+    /// - Parameter threads: for building the closed form's tables (the same model for any count).
+    public init(_ parameters: RadioParameters, threads: Int = 1) {
         self.parameters = parameters
         let margin = parameters.receptionScale * log(1 / 1e-4 - 1)
         neverAbove = parameters.receptionMidpoint + margin
@@ -24,7 +25,7 @@ public struct ChannelModel: Sendable {
         let adverts = parameters.scanWindowSeconds * 1000 / parameters.advertIntervalMinMs
         let mostAdverts = adverts >= 0 && adverts < 1000 ? Int(adverts) : ClosedFormWindow.maxAdverts
         closedForm = ClosedFormWindow.shared(fadingSigma: parameters.fadingSigma, receptionMidpoint: midpoint,
-                                             receptionScale: scale, mostAdverts: mostAdverts)
+                                             receptionScale: scale, mostAdverts: mostAdverts, threads: threads)
     }
 
     /// Whether an advert at `attenuation` is received, given a uniform draw: exactly

@@ -1,5 +1,6 @@
 import Foundation
 import GSL
+import SimulationCore
 
 /// A scan window far enough below the reception threshold that few adverts are lost, drawn in
 /// closed form: two draws instead of two per advert (~17).
@@ -42,15 +43,18 @@ package struct ClosedFormWindow: Sendable {
     private let cdfs: [Double], guides: [Int32]
     private let tables: Int, cdfLength: Int, guideLength: Int
 
-    package init(fadingSigma sigma: Double, receptionMidpoint midpoint: Double, receptionScale scale: Double, mostAdverts: Int) {
+    /// - Parameter threads: the rows (and `MaxDeviation`'s points) are computed on up to this
+    ///   many threads; each on its own, so the window is the same for any count.
+    package init(fadingSigma sigma: Double, receptionMidpoint midpoint: Double, receptionScale scale: Double, mostAdverts: Int,
+                 threads: Int = 1) {
         fadingSigma = sigma
-        let deviations = MaxDeviation.tables(upTo: max(0, min(mostAdverts, Self.maxAdverts)))
+        let deviations = MaxDeviation.tables(upTo: max(0, min(mostAdverts, Self.maxAdverts)), threads: threads)
         let tables = deviations.count
         (self.tables, cdfLength, guideLength) = (tables, deviations[2].cdf.count, deviations[2].guide.count)
         // Tables for n < 2 are never read: their slots hold the n = 2 table to keep the layout uniform.
         cdfs = deviations.indices.flatMap { deviations[max(2, $0)].cdf }
         guides = deviations.indices.flatMap { deviations[max(2, $0)].guide }
-        let lost = { (a: Double) in 1 / (1 + exp(-(a - midpoint) / scale)) }
+        let lost = { @Sendable (a: Double) in 1 / (1 + exp(-(a - midpoint) / scale)) }
         // The expected lost share grows with the mean: bisect for the mean where it is `share`.
         func limitOf(share: Double) -> Double {
             var low = midpoint - 200, high = midpoint
@@ -62,21 +66,20 @@ package struct ClosedFormWindow: Sendable {
         }
         let limit = limitOf(share: Self.lossShare)
         (self.limit, fewAdvertsLimit) = (limit, limitOf(share: Self.fewAdvertsLossShare))
-        var tilts = [Double](), meanSDs = [Double](), minShifts = [Double]()
-        for i in 0..<Self.rowCount {
+        // Row i: its tilt, then (meanSD, minShift) for each n.
+        let rows = ShardResults<(tilt: Double, meanSDs: [Double], minShifts: [Double])>(count: Self.rowCount)
+        forEachItem(count: Self.rowCount, threads: threads) { i in
             let m = limit - Double(i) * Self.step
             let received = Self.normalExpectation(sigma: sigma, mean: m) { 1 - lost($0) }
             let tilt = Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m) * (1 - lost($0)) } / received
             let variance = Self.normalExpectation(sigma: sigma, mean: m) { ($0 - m - tilt) * ($0 - m - tilt) * (1 - lost($0)) } / received
-            tilts.append(tilt)
             let shifts = Self.minimumShifts(sigma: sigma, mean: m, tables: tables) { 1 - lost($0) }
-            for n in 0..<tables {
-                let inverse = n < 1 ? 0 : Self.inverseCountMean(n: n, p: received)
-                meanSDs.append(n < 1 ? 0 : (variance * inverse).squareRoot())
-                minShifts.append(shifts[n])
-            }
+            let meanSDs = (0..<tables).map { n in n < 1 ? 0 : (variance * Self.inverseCountMean(n: n, p: received)).squareRoot() }
+            rows.set(i, (tilt, meanSDs, shifts))
         }
-        rows = CorrectionRows(tilts: tilts, meanSDs: meanSDs, minShifts: minShifts, tables: tables)
+        let all = rows.all
+        self.rows = CorrectionRows(tilts: all.map(\.tilt), meanSDs: all.flatMap(\.meanSDs), minShifts: all.flatMap(\.minShifts),
+                                   tables: tables)
     }
 
     /// The window for these parameters, built once per process: every simulation builds its
@@ -84,13 +87,13 @@ package struct ClosedFormWindow: Sendable {
     /// replicates, the tests).
     /// Holds the last few parameter sets (a sweep over the radio's parameters builds more).
     package static func shared(fadingSigma: Double, receptionMidpoint: Double, receptionScale: Double,
-                               mostAdverts: Int) -> ClosedFormWindow {
+                               mostAdverts: Int, threads: Int = 1) -> ClosedFormWindow {
         let key = [fadingSigma.bitPattern, receptionMidpoint.bitPattern, receptionScale.bitPattern, UInt64(bitPattern: Int64(mostAdverts))]
         return cacheLock.withLock {
             if let window = cache[key] { return window }
             if cache.count >= 8 { cache.removeAll() }
             let window = ClosedFormWindow(fadingSigma: fadingSigma, receptionMidpoint: receptionMidpoint, receptionScale: receptionScale,
-                                          mostAdverts: mostAdverts)
+                                          mostAdverts: mostAdverts, threads: threads)
             cache[key] = window
             return window
         }
