@@ -135,7 +135,7 @@ public final class DistributionModel {
         now = end
         // Minutes before `end` are final: later events are at `end` or after.
         if foldsLoad {
-            history.fold(all, upTo: Int((end - start) / 60), drop: true, eachMinute: streamMinute)
+            history.fold(all, upTo: Int((end - start) / 60), drop: true, threads: threads, eachMinute: streamMinute)
             streamHours(upTo: history.minutes / history.binMinutes, from: history)
         }
         checkSessions.removeAll(keepingCapacity: true)
@@ -280,7 +280,7 @@ public final class DistributionModel {
     /// streamed, when the history is not folded as the run goes, are streamed now).
     package func loadSoFar() -> LoadHistory {
         var all = history
-        all.fold(shards, upTo: shards.map(\.core.counters.endMinute).max() ?? 0, drop: false, eachMinute: streamMinute)
+        all.fold(shards, upTo: shards.map(\.core.counters.endMinute).max() ?? 0, drop: false, threads: threads, eachMinute: streamMinute)
         return all
     }
 

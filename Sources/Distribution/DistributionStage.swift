@@ -9,6 +9,7 @@ package final class DistributionStage: Stage {
     package let model: DistributionModel
     private let world: WorldStage
     private let backend: KeySubmissionStage
+    private let threads: Int
     /// Packages handed to the CDN so far.
     private var handedOn = 0
     /// Every package handed to the CDN so far, in publication order (the backend's list, not a copy:
@@ -25,6 +26,7 @@ package final class DistributionStage: Stage {
                  streams: (any TableStreams)? = nil) {
         self.world = world
         self.backend = backend
+        threads = run.threads
         model = DistributionModel(parameters: parameters, flavor: backend.pipeline.parameters.flavor.distributionFlavor,
                                   seed: run.seed, start: run.start,
                                   contactPhoneIsIOS: world.phoneIsIOS, threads: run.threads)
@@ -43,7 +45,27 @@ package final class DistributionStage: Stage {
         model.publish(fresh)
         downloadsToday = model.advance(until: day.end, unavailableContactPhones: world.availability.appCannotRun, order: .phone)
         downloadCountToday = downloadsToday.count
-        appPhonePackageBytes += downloadsToday.reduce(0) { $0 + Int64(publishedPackages[$1.package].bytes) }
+        appPhonePackageBytes += Self.bytes(of: downloadsToday, packages: publishedPackages, threads: threads)
+    }
+
+    /// The package bytes of `downloads`, summed in parts on up to `threads` threads.
+    private static func bytes(of downloads: [PackageDownload], packages: ArraySlice<PublishedPackage>, threads: Int) -> Int64 {
+        let sizes = packages.map { Int64($0.bytes) }
+        let parts = ShardLayout(count: downloads.count, threads: threads, shardsPerThread: 2)
+        var sums = [Int64](repeating: 0, count: parts.shards)
+        downloads.withUnsafeBufferPointer { d in
+            sizes.withUnsafeBufferPointer { z in
+                sums.withUnsafeMutableBufferPointer { buffer in
+                    let downloads = SharedReadBuffer(base: d), sizes = SharedReadBuffer(base: z), out = SharedBuffer(base: buffer)
+                    parts.forEach(threads: threads) { range in
+                        var sum: Int64 = 0
+                        for i in range { sum += sizes.base[downloads.base[i].package] }
+                        out.base[parts.shard(of: range)] = sum
+                    }
+                }
+            }
+        }
+        return sums.reduce(0, +)
     }
 
     package static let dailyColumns = ["package_downloads"]

@@ -1,3 +1,5 @@
+import SimulationCore
+
 /// The CDN load of the minutes every shard has finished, summed over shards, in bins of one
 /// hour: counters and the peak requests/s of each bin (the peak of the shards' summed seconds).
 /// Shards fold into it after each `advance`, so per-second counters live for a day, not for the
@@ -40,8 +42,9 @@ package struct LoadHistory: Sendable {
 
     /// Adds the shards' minutes from `minutes` up to `end`, handing each minute's counters (by
     /// metric) and peak requests/s to `eachMinute`; with `drop`, the shards forget them (only for
-    /// minutes no later event can touch).
-    package mutating func fold(_ shards: [ClientShard], upTo end: Int, drop: Bool,
+    /// minutes no later event can touch). The shards' minutes are summed in parts of the day on
+    /// up to `threads` threads (integer sums: the same for any count).
+    package mutating func fold(_ shards: [ClientShard], upTo end: Int, drop: Bool, threads: Int = 1,
                                eachMinute: ((_ minute: Int, _ values: [Int], _ peak: UInt32) -> Void)? = nil) {
         guard end > minutes else { return }
         let metrics = LoadCounters.metricCount
@@ -57,29 +60,45 @@ package struct LoadHistory: Sendable {
         var minuteValues = [Int](repeating: 0, count: metrics)
         for blockStart in stride(from: minutes, to: end, by: 1_440) {
             let block = blockStart..<min(end, blockStart + 1_440)
-            var values = [Int](repeating: 0, count: block.count * metrics)
-            var seconds = [UInt32](repeating: 0, count: block.count * 60)
-            for shard in shards { shard.core.counters.accumulate(minutes: block, values: &values, seconds: &seconds) }
-            values.withUnsafeBufferPointer { values in
-                seconds.withUnsafeBufferPointer { seconds in
-                    for k in 0..<block.count {
-                        let minute = block.lowerBound + k, bin = minute / binMinutes - first
-                        for m in 0..<metrics {
-                            minuteValues[m] = values[k * metrics + m]
-                            counters[bin * metrics + m] &+= values[k * metrics + m]
-                            totals[m] &+= values[k * metrics + m]
-                        }
-                        var peak: UInt32 = 0
-                        for i in (k * 60)..<(k * 60 + 60) { peak = max(peak, seconds[i]) }
-                        peaks[bin] = max(peaks[bin], peak)
-                        peakOfAll = max(peakOfAll, peak)
-                        eachMinute?(minute, minuteValues, peak)
-                    }
+            let (values, minutePeaks) = Self.sum(shards, minutes: block, threads: threads)
+            for k in 0..<block.count {
+                let minute = block.lowerBound + k, bin = minute / binMinutes - first
+                for m in 0..<metrics {
+                    minuteValues[m] = values[k * metrics + m]
+                    counters[bin * metrics + m] &+= values[k * metrics + m]
+                    totals[m] &+= values[k * metrics + m]
                 }
+                let peak = minutePeaks[k]
+                peaks[bin] = max(peaks[bin], peak)
+                peakOfAll = max(peakOfAll, peak)
+                eachMinute?(minute, minuteValues, peak)
             }
         }
         minutes = end
         if drop { for shard in shards { shard.core.counters.drop(before: end) } }
+    }
+
+    /// The shards' counters summed minute by minute over `block`, and each minute's peak of the
+    /// summed requests per second; parts of the block on their own threads.
+    private static func sum(_ shards: [ClientShard], minutes block: Range<Int>, threads: Int) -> (values: [Int], peaks: [UInt32]) {
+        let metrics = LoadCounters.metricCount
+        var values = [Int](repeating: 0, count: block.count * metrics)
+        var peaks = [UInt32](repeating: 0, count: block.count)
+        values.withUnsafeMutableBufferPointer { v in
+            peaks.withUnsafeMutableBufferPointer { p in
+                let values = SharedBuffer(base: v), peaks = SharedBuffer(base: p)
+                let parts = ShardLayout(count: block.count, threads: threads, shardsPerThread: 2)
+                parts.forEach(threads: threads) { ks in
+                    let minutes = (block.lowerBound + ks.lowerBound)..<(block.lowerBound + ks.upperBound)
+                    var partValues = [Int](repeating: 0, count: ks.count * metrics)
+                    var seconds = [UInt32](repeating: 0, count: ks.count * 60)
+                    for shard in shards { shard.core.counters.accumulate(minutes: minutes, values: &partValues, seconds: &seconds) }
+                    for (i, x) in partValues.enumerated() { values.base[ks.lowerBound * metrics + i] = x }
+                    for k in 0..<ks.count { peaks.base[ks.lowerBound + k] = seconds[(k * 60)..<(k * 60 + 60)].max()! }
+                }
+            }
+        }
+        return (values, peaks)
     }
 
     /// The counter of `metric` summed over the minutes of `range` (whole bins not dropped).
