@@ -299,7 +299,7 @@ struct BenchParallel: ParsableCommand {
 
     @OptionGroup var size: PopulationSizeOptions
 
-    @Option(help: "Rounds of the three measurements (median and range reported; a shared machine moves one round by ±4 points).")
+    @Option(help: "Rounds of the three measurements (median, range and a 95% interval reported; a shared machine moves one round by ±4 points or more).")
     var rounds = 3
 
     func validate() throws {

@@ -35,7 +35,8 @@ import Testing
         #expect(backend["flavor"] as? String == "immuni" && backend["days"] as? Int == 2)
     }
 
-    /// Every round's ratio is reported, and the headline is their median.
+    /// Every round's ratio is reported, the headline is their median, and the verdict is their
+    /// geometric mean's interval against the target.
     @Test func parallelReportsEachRoundAndTheirMedian() throws {
         let report = try json(["parallel", "--phones", "300", "--days", "1", "--rounds", "3"])
         let rounds = try #require(report["rounds"] as? [[String: Any]])
@@ -45,6 +46,13 @@ import Testing
         #expect(report["efficiency_lowest_round"] as? Double == ratios[0] && report["efficiency_highest_round"] as? Double == ratios[2])
         let best = try #require(report["one_thread_seconds"] as? Double)
         #expect(rounds.allSatisfy { ($0["one_thread_seconds"] as? Double ?? 0) >= best })
+        // The verdict comes from the rounds' geometric mean and its 95% interval.
+        let mean = exp(ratios.map { log($0) }.reduce(0, +) / 3)
+        let interval = try #require(report["efficiency_interval_95"] as? [Double])
+        #expect(abs((report["efficiency_geometric_mean"] as? Double ?? 0) - mean) < 1e-12)
+        #expect(interval.count == 2 && interval[0] < mean && mean < interval[1])
+        let verdict = try #require(report["verdict"] as? String)
+        #expect(report["target_met"] as? Bool == (interval[0] >= 0.9) && verdict.hasPrefix(interval[0] >= 0.9 ? "met" : "not"))
         let r = try EnsimProcess.run(["bench", "parallel", "--rounds", "0"])
         #expect(r.status != 0 && r.stderr.contains("--rounds must be from 1 to 20"))
     }
