@@ -80,7 +80,7 @@ public struct OpenABMBenchmark {
                  "ensim_wall_seconds": m.ensim.wall, "ensim_cpu_seconds": m.ensim.cpu,
                  "ensim_peak_rss_bytes": m.ensimReport["peak_rss_bytes"] ?? 0, "ratio_per_person_day": ratio] as [String: Any]
             },
-            "ratio_geometric_mean": summary.mean, "ratio_interval_95": [summary.lower, summary.upper],
+            "ratio_geometric_mean": summary.mean, "ratio_interval_95": ParallelBenchmark.interval(summary),
             "ratio_lowest_round": ratios.min()!, "ratio_highest_round": ratios.max()!,
             "target_met": summary.upper <= Self.target,
             "verdict": Self.verdict(summary, rounds: ratios.count),
@@ -103,7 +103,9 @@ public struct OpenABMBenchmark {
     }
 
     static func verdict(_ s: (mean: Double, lower: Double, upper: Double), rounds: Int) -> String {
-        let shown = String(format: "%.2f× (95%% interval %.2f–%.2f× over %d rounds)", s.mean, s.lower, s.upper, rounds)
+        let shown = s.upper.isFinite
+            ? String(format: "%.2f× (95%% interval %.2f–%.2f× over %d rounds)", s.mean, s.lower, s.upper, rounds)
+            : String(format: "%.2f× (one round: no interval)", s.mean)
         if s.upper <= target { return "met: \(shown)" }
         if s.lower > target { return "not met: \(shown)" }
         return "not shown: \(shown) straddles \(String(format: "%.0f", target))×"

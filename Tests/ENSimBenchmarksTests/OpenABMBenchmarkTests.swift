@@ -32,6 +32,7 @@ import Testing
         #expect(OpenABMBenchmark.verdict((1.8, 1.7, 1.95), rounds: 3).hasPrefix("met: 1.80×"))
         #expect(OpenABMBenchmark.verdict((2.3, 2.1, 2.5), rounds: 3).hasPrefix("not met: 2.30×"))
         #expect(OpenABMBenchmark.verdict((2.0, 1.8, 2.2), rounds: 3).hasPrefix("not shown:"))
+        #expect(OpenABMBenchmark.verdict((1.5, 0, .infinity), rounds: 1) == "not shown: 1.50× (one round: no interval) straddles 2×")
     }
 
     /// The whole benchmark with stand-ins for both programs: every round runs each once, in
@@ -71,6 +72,11 @@ import Testing
         // A shell script records no compiler; the machine is always named.
         #expect((report["openabm_build"] as? String)?.hasPrefix("unknown (no compiler") == true)
         #expect((report["machine"] as? String)?.hasSuffix("logical CPUs") == true)
+        // One round has no interval: the report says so and is still valid JSON.
+        let one = try OpenABMBenchmark(ensim: ensim.path, openABM: checkout, phones: 5000, days: 4, openABMDays: 6, threads: 2,
+                                       rounds: 1).run().fields
+        #expect(one["ratio_interval_95"] is NSNull && JSONSerialization.isValidJSONObject(one))
+        #expect((one["verdict"] as? String)?.contains("one round: no interval") == true)
     }
 
     /// The yardstick's build is read from the producer strings its compiler left in the

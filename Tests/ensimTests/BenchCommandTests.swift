@@ -53,6 +53,10 @@ import Testing
         #expect(interval.count == 2 && interval[0] < mean && mean < interval[1])
         let verdict = try #require(report["verdict"] as? String)
         #expect(report["target_met"] as? Bool == (interval[0] >= 0.9) && verdict.hasPrefix(interval[0] >= 0.9 ? "met" : "not"))
+        // One round has no interval, and says so (JSON has no infinity).
+        let one = try json(["parallel", "--phones", "300", "--days", "1", "--rounds", "1"])
+        #expect(one["efficiency_interval_95"] is NSNull && one["target_met"] as? Bool == false)
+        #expect((one["verdict"] as? String)?.contains("one round: no interval") == true)
         let r = try EnsimProcess.run(["bench", "parallel", "--rounds", "0"])
         #expect(r.status != 0 && r.stderr.contains("--rounds must be from 1 to 20"))
     }
