@@ -43,13 +43,6 @@ import Testing
         #expect(d == PackageDownload(phone: 3, package: 12, at: 1_600_000_000) && d != PackageDownload(phone: 3, package: 13, at: 1_600_000_000))
     }
 
-    /// The day's free pages can be handed back (glibc's malloc_trim is found at run time).
-    @Test func freePagesGoBackToTheKernel() {
-        #if canImport(Glibc)
-        #expect(FreePages.release())
-        #endif
-    }
-
     @Test func defaultsAreTheSeedsAndDocumentedValues() {
         let p = DistributionParameters.default
         #expect(p.checkIntervalSeconds == 3_600 && p.checkJitterSeconds == 3_600)   // CWA: next interval + random(3600)
