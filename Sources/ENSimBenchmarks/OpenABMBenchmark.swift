@@ -80,7 +80,7 @@ public struct OpenABMBenchmark {
                  "ensim_wall_seconds": m.ensim.wall, "ensim_cpu_seconds": m.ensim.cpu,
                  "ensim_peak_rss_bytes": m.ensimReport["peak_rss_bytes"] ?? 0, "ratio_per_person_day": ratio] as [String: Any]
             },
-            "ratio_geometric_mean": summary.mean, "ratio_interval_95": ParallelBenchmark.interval(summary),
+            "ratio_geometric_mean": summary.mean, "ratio_interval_95": Self.interval(summary),
             "ratio_lowest_round": ratios.min()!, "ratio_highest_round": ratios.max()!,
             "target_met": summary.upper <= Self.target,
             "verdict": Self.verdict(summary, rounds: ratios.count),
@@ -94,12 +94,18 @@ public struct OpenABMBenchmark {
 
     /// The rounds' geometric mean ratio and its 95% interval: Student's t on the log ratios
     /// (a ratio of times is skewed; its logarithm is closer to normal). One round: no interval.
+    /// `bench parallel` summarises its efficiencies (also ratios of times) the same way.
     static func summary(ratios: [Double]) -> (mean: Double, lower: Double, upper: Double) {
         let logs = ratios.map { log($0) }
         let mean = exp(Statistics.mean(logs))
         guard logs.count > 1 else { return (mean, 0, .infinity) }
         let interval = Statistics.meanConfidenceInterval(logs, confidence: 0.95)
         return (mean, exp(interval.lower), exp(interval.upper))
+    }
+
+    /// A summary's interval for a report: null after one round (JSON has no infinity).
+    static func interval(_ s: (mean: Double, lower: Double, upper: Double)) -> Any {
+        s.upper.isFinite ? [s.lower, s.upper] : NSNull()
     }
 
     static func verdict(_ s: (mean: Double, lower: Double, upper: Double), rounds: Int) -> String {

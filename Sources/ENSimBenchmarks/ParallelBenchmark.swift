@@ -77,15 +77,10 @@ public struct ParallelBenchmark {
             "one_thread_seconds": t1, "two_threads_seconds": t2, "speedup_two_threads": speedup,
             "pair_of_one_thread_runs_seconds": pair, "speedup_two_processes": pairSpeedup,
             "efficiency_of_best_times": speedup / pairSpeedup, "phases": phases,
-            "efficiency_geometric_mean": summary.mean, "efficiency_interval_95": Self.interval(summary),
+            "efficiency_geometric_mean": summary.mean, "efficiency_interval_95": OpenABMBenchmark.interval(summary),
             "target_efficiency": Self.target, "target_met": summary.lower >= Self.target,
             "verdict": Self.verdict(summary, rounds: efficiencies.count),
         ])
-    }
-
-    /// A summary's interval for a report: null after one round (JSON has no infinity).
-    static func interval(_ s: (mean: Double, lower: Double, upper: Double)) -> Any {
-        s.upper.isFinite ? [s.lower, s.upper] : NSNull()
     }
 
     /// Met when the whole interval is at or above the target, not met when it is all below.
