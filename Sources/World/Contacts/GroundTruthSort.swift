@@ -1,9 +1,4 @@
 extension GroundTruthDay {
-    /// Sorts raw contacts by pair (`sortByPair` of a buffer).
-    package static func sortByPair(_ entries: inout [Entry]) {
-        entries.withUnsafeMutableBufferPointer { sortByPair($0) }
-    }
-
     /// Sorts a range's raw contacts by pair: a least-significant-digit radix sort of the pair's
     /// two people packed into as few bits as they need (the first person's offset from the
     /// range's smallest, then the second person), 11 bits a pass: three passes for a range of
